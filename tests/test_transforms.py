@@ -1,0 +1,242 @@
+"""Every transform against a NumPy reference, on both backends, on fresh random
+inputs of many shapes: empty, one item, small, large, skewed segments, empty and
+singleton segments, every value dtype."""
+import numpy
+import pytest
+
+from minigr.transforms import (Functor, MinigrError, compact_transform, lbs_transform, scan_transform,
+                               segreduce_transform, transform)
+
+from conftest import to_host
+
+SEEDS = [1, 2, 3]
+
+
+def sizes(device):
+    """Item counts: edge cases, tile boundaries, and (on the GPU) many tiles."""
+    small = [0, 1, 2, 255, 256, 2047, 2048, 2049, 5000]
+    return small + ([100_003, 1 << 20, (1 << 22) + 17] if device == "gpu" else [100_003])
+
+
+def segment_lengths(kind, rng, scale):
+    """Segment lengths of a named shape."""
+    if kind == "none":
+        return numpy.zeros(0, numpy.int64)
+    if kind == "random":
+        return rng.integers(0, 12, size=scale)
+    if kind == "skewed":  # power-law, with one segment holding most items
+        lengths = rng.zipf(1.7, size=scale).clip(max=scale)
+        lengths[rng.integers(scale)] = 20 * scale
+        return lengths
+    if kind == "mostly_empty":
+        lengths = numpy.zeros(20 * scale, numpy.int64)
+        lengths[rng.choice(lengths.size, size=7, replace=False)] = rng.integers(1, 5000, size=7)
+        return lengths
+    if kind == "all_empty":
+        return numpy.zeros(scale, numpy.int64)
+    if kind == "singletons":
+        return numpy.ones(scale, numpy.int64)
+    if kind == "one_segment":
+        return numpy.array([5 * scale])
+    raise ValueError(kind)
+
+
+SEGMENT_KINDS = ["none", "random", "skewed", "mostly_empty", "all_empty", "singletons", "one_segment"]
+
+
+def offsets_of(lengths, dtype=numpy.int64):
+    return numpy.concatenate([[0], numpy.cumsum(lengths)]).astype(dtype)
+
+
+def segment_scale(device):
+    return 30_000 if device == "gpu" else 3_000
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_transform(xp, device, seed):
+    rng = numpy.random.default_rng(seed)
+    for n in sizes(device):
+        x = rng.standard_normal(n).astype(numpy.float32)
+        y = xp.full(n, numpy.nan, dtype=numpy.float32)
+        transform(n, Functor("void operator()(long long i) const { y[i] = a * x[i] + (float)(i % 7); }",
+                             x=xp.asarray(x), y=y, a=numpy.float32(3)))
+        expected = 3 * x + (numpy.arange(n) % 7).astype(numpy.float32)
+        numpy.testing.assert_allclose(to_host(y), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.int64, numpy.uint8])
+def test_scan_transform(xp, device, seed, dtype):
+    rng = numpy.random.default_rng(seed)
+    for n in sizes(device):
+        counts = rng.integers(0, 100, size=n).astype(dtype)
+        offsets, total = scan_transform(n, Functor("long long operator()(long long i) const { return c[i]; }",
+                                                   c=xp.asarray(counts)))
+        expected = numpy.concatenate([[0], numpy.cumsum(counts, dtype=numpy.int64)])
+        assert offsets.dtype == numpy.int64 and offsets.shape == (n + 1,)
+        numpy.testing.assert_array_equal(to_host(offsets), expected)
+        assert total == expected[-1] and isinstance(total, int)
+
+
+def test_scan_totals_do_not_wrap(xp, device):
+    """Counts summing far beyond 2^32 give exact 64-bit offsets."""
+    n = 5000
+    counts = numpy.full(n, (1 << 40) + 3, numpy.int64)
+    offsets, total = scan_transform(n, Functor("long long operator()(long long i) const { return c[i]; }",
+                                               c=xp.asarray(counts)))
+    assert total == n * ((1 << 40) + 3)
+    numpy.testing.assert_array_equal(to_host(offsets)[-3:], numpy.arange(n - 2, n + 1) * ((1 << 40) + 3))
+
+
+def test_scan_negative_counts(xp, device):
+    rng = numpy.random.default_rng(7)
+    counts = rng.integers(-50, 50, size=10_000)
+    offsets, total = scan_transform(counts.size, Functor("long long operator()(long long i) const { return c[i]; }",
+                                                         c=xp.asarray(counts)))
+    numpy.testing.assert_array_equal(to_host(offsets)[1:], numpy.cumsum(counts))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("density", [0.0, 0.03, 0.5, 1.0])
+def test_compact_transform_indices(xp, device, seed, density):
+    rng = numpy.random.default_rng(seed)
+    for n in sizes(device):
+        keep = rng.random(n) < density
+        out, count = compact_transform(n, Functor("bool operator()(long long i) const { return keep[i]; }",
+                                                  keep=xp.asarray(keep)))
+        expected = numpy.flatnonzero(keep)
+        assert count == expected.size
+        numpy.testing.assert_array_equal(to_host(out), expected)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_compact_transform_writer(xp, device, seed):
+    """A user writer gathers kept values in input order."""
+    rng = numpy.random.default_rng(seed)
+    for n in sizes(device):
+        values = rng.standard_normal(n)
+        out = xp.full(n, numpy.nan)
+        pred = Functor("bool operator()(long long i) const { return v[i] > t; }", v=xp.asarray(values), t=0.25)
+        write = Functor("void operator()(long long dest, long long src) const { out[dest] = v[src] * 2; }",
+                        v=xp.asarray(values), out=out)
+        none, count = compact_transform(n, pred, write)
+        expected = values[values > 0.25] * 2
+        assert none is None and count == expected.size
+        numpy.testing.assert_array_equal(to_host(out)[:count], expected)
+        assert numpy.isnan(to_host(out)[count:]).all()
+
+
+LBS_RECORD = """
+void operator()(long long i, long long s, long long r) const {
+    seg[i] = s;
+    rank[i] = r;
+    atomicAdd(&calls[i], 1);
+}"""
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", SEGMENT_KINDS)
+@pytest.mark.parametrize("offset_dtype", [numpy.int32, numpy.int64])
+def test_lbs_transform(xp, device, seed, kind, offset_dtype):
+    rng = numpy.random.default_rng(seed)
+    lengths = segment_lengths(kind, rng, segment_scale(device))
+    offsets = offsets_of(lengths, offset_dtype)
+    total = int(offsets[-1])
+    seg, rank = xp.full(total, -1, numpy.int64), xp.full(total, -1, numpy.int64)
+    calls = xp.zeros(total, numpy.int32)
+    lbs_transform(xp.asarray(offsets), Functor(LBS_RECORD, seg=seg, rank=rank, calls=calls))
+    expected_seg = numpy.repeat(numpy.arange(lengths.size), lengths)
+    numpy.testing.assert_array_equal(to_host(seg), expected_seg)
+    numpy.testing.assert_array_equal(to_host(rank), numpy.arange(total) - offsets[expected_seg])
+    assert (to_host(calls) == 1).all()  # each item exactly once
+
+
+def test_lbs_explicit_total_and_bad_offsets(xp, device):
+    offsets = xp.asarray(numpy.array([0, 3, 3, 5]))
+    seen = xp.zeros(5, numpy.int32)
+    lbs_transform(offsets, Functor("void operator()(long long i, long long s, long long r) const "
+                                   "{ seen[i] = 1; }", seen=seen), total=5)
+    assert to_host(seen).tolist() == [1] * 5
+    with pytest.raises(MinigrError, match="offsets must be a 1-D int32 or int64"):
+        lbs_transform(xp.asarray(numpy.array([0.0, 1.0])), Functor("void operator()(long long, long long, "
+                                                                  "long long) const {}"))
+
+
+VALUE_OF_ITEM = "T operator()(long long i, long long s, long long r) const { return v[i]; }"
+
+
+def reference_segreduce(values, lengths, op, identity, dtype):
+    segs = numpy.repeat(numpy.arange(lengths.size), lengths)
+    out = numpy.full(lengths.size, identity, dtype=dtype)
+    {"sum": numpy.add, "min": numpy.minimum, "max": numpy.maximum}[op].at(out, segs, values.astype(dtype))
+    return out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", SEGMENT_KINDS)
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.int64, numpy.float32, numpy.float64])
+@pytest.mark.parametrize("op", ["sum", "min", "max"])
+def test_segreduce_transform_builtin(xp, device, seed, kind, dtype, op):
+    rng = numpy.random.default_rng(seed)
+    lengths = segment_lengths(kind, rng, segment_scale(device))
+    offsets = offsets_of(lengths)
+    total = int(offsets[-1])
+    values = (rng.integers(-1000, 1000, size=total) if numpy.dtype(dtype).kind == "i"
+              else rng.standard_normal(total)).astype(dtype)
+    ctype = {numpy.int32: "int32_t", numpy.int64: "int64_t", numpy.float32: "float", numpy.float64: "double"}[dtype]
+    f = Functor(VALUE_OF_ITEM.replace("T ", ctype + " "), v=xp.asarray(values))
+    out = segreduce_transform(xp.asarray(offsets), f, op=op, dtype=dtype)
+    info = numpy.finfo(dtype) if numpy.dtype(dtype).kind == "f" else numpy.iinfo(dtype)
+    identity = {"sum": 0, "min": info.max, "max": info.min}[op]
+    if numpy.dtype(dtype).kind == "f" and op != "sum":
+        identity = {"min": numpy.inf, "max": -numpy.inf}[op]
+    expected = reference_segreduce(values, lengths, op, identity, dtype)
+    assert to_host(out).dtype == dtype
+    if numpy.dtype(dtype).kind == "f" and op == "sum":
+        tolerance = 1e-4 if dtype == numpy.float32 else 1e-10
+        scale = numpy.bincount(numpy.repeat(numpy.arange(lengths.size), lengths), numpy.abs(values),
+                               minlength=lengths.size)
+        assert (numpy.abs(to_host(out) - expected) <= tolerance * (scale + 1)).all()
+    else:
+        numpy.testing.assert_array_equal(to_host(out), expected)
+
+
+@pytest.mark.parametrize("kind", ["random", "skewed", "one_segment", "all_empty"])
+def test_segreduce_user_op(xp, device, kind):
+    """A user op (bitwise or of per-item bits) with its identity."""
+    rng = numpy.random.default_rng(11)
+    lengths = segment_lengths(kind, rng, segment_scale(device))
+    offsets = offsets_of(lengths)
+    total = int(offsets[-1])
+    bits = (numpy.uint32(1) << rng.integers(0, 32, size=total).astype(numpy.uint32)).astype(numpy.uint32)
+    f = Functor("uint32_t operator()(long long i, long long s, long long r) const { return b[i]; }",
+                b=xp.asarray(bits))
+    out = segreduce_transform(xp.asarray(offsets), f, op="a | b", identity=0, dtype=numpy.uint32)
+    expected = numpy.zeros(lengths.size, numpy.uint32)
+    numpy.bitwise_or.at(expected, numpy.repeat(numpy.arange(lengths.size), lengths), bits)
+    numpy.testing.assert_array_equal(to_host(out), expected)
+
+
+def test_segreduce_uses_seg_and_rank(xp, device):
+    """Values computed from seg and rank: per segment, sum of rank * seg."""
+    rng = numpy.random.default_rng(5)
+    lengths = segment_lengths("skewed", rng, segment_scale(device))
+    offsets = offsets_of(lengths)
+    f = Functor("long long operator()(long long i, long long s, long long r) const { return r * s; }")
+    out = segreduce_transform(xp.asarray(offsets), f, dtype=numpy.int64)
+    expected = numpy.arange(lengths.size) * (lengths * (lengths - 1) // 2)
+    numpy.testing.assert_array_equal(to_host(out), expected)
+
+
+def test_segreduce_bad_arguments(xp, device):
+    offsets = xp.asarray(numpy.array([0, 2]))
+    f = Functor(VALUE_OF_ITEM.replace("T ", "double "), v=xp.zeros(2))
+    with pytest.raises(MinigrError, match="identity"):
+        segreduce_transform(offsets, f, op="a * b")
+    with pytest.raises(MinigrError, match="4- or 8-byte"):
+        segreduce_transform(offsets, f, dtype=numpy.int16)
+
+
+def test_negative_count_is_refused(device):
+    with pytest.raises(MinigrError, match="non-negative integer"):
+        transform(-1, Functor("void operator()(long long i) const {}"))

@@ -1,0 +1,148 @@
+"""The five transforms. Each sizes its launch, allocates what it returns on the
+device of its inputs, and runs the generated kernel for that device."""
+import numpy
+
+from .backend import array_module
+from .errors import MinigrError
+from .functor import Functor, c_type
+from .launch import call_device, current_gpu, launch, multiprocessors
+
+BLOCK = 256
+SCAN_ITEMS = 8        # items per thread in a scan tile
+SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce
+SCAN_TILE = BLOCK * SCAN_ITEMS
+SEARCH_TILE = BLOCK * SEARCH_ITEMS
+
+
+def _count(n, what="n"):
+    if isinstance(n, bool) or not isinstance(n, (int, numpy.integer)) or n < 0:
+        raise MinigrError(f"{what} must be a non-negative integer, got {n!r}")
+    return int(n)
+
+
+def _tile_workspace(xp, n):
+    """Zeroed look-back status words and the tile counter of a scan over n items."""
+    tiles = -(-n // SCAN_TILE)
+    words = xp.zeros(tiles + 1, dtype=numpy.uint64)
+    return words[:tiles], words[tiles:].view(numpy.uint32)
+
+
+def transform(n, f):
+    """Calls f(idx) for every idx in [0, n)."""
+    n = _count(n)
+    device = call_device([f])
+    if n == 0:
+        return
+    blocks = min(-(-n // BLOCK), multiprocessors(current_gpu()) * 32) if device == "gpu" else 1
+    calls = {"gpu": "minigr::transform(n, f0)", "cpu": "minigr::transform(n, f0)"}
+    launch(device, [("long long", "n")], [numpy.int64(n)], [f], calls, blocks, BLOCK)
+
+
+def scan_transform(n, count):
+    """Exclusive prefix sums of count(idx) over [0, n), fused: the counts are
+    never stored. Returns (offsets, total), offsets of length n + 1 (int64)
+    ending in the total."""
+    n = _count(n)
+    device = call_device([count])
+    xp = array_module(device)
+    offsets = xp.zeros(n + 1, dtype=numpy.int64)
+    if n:
+        status, counter = _tile_workspace(xp, n)
+        calls = {"gpu": f"minigr::scan<{BLOCK}, {SCAN_ITEMS}>(n, offsets, status, tile_counter, f0)",
+                 "cpu": "minigr::scan(n, offsets, f0)"}
+        launch(device, [("long long", "n"), ("long long*", "offsets"), ("unsigned long long*", "status"),
+                        ("unsigned int*", "tile_counter")],
+               [numpy.int64(n), offsets, status, counter], [count], calls, -(-n // SCAN_TILE), BLOCK)
+    return offsets, int(offsets[n])
+
+
+_KEPT_INDEX = "__device__ void operator()(long long dest, long long src) const { out[dest] = src; }"
+
+
+def compact_transform(n, pred, write=None):
+    """Keeps the idx in [0, n) where pred(idx) holds, in order: write(dest, src)
+    places each kept item. Returns (out, count): without a writer, out holds the
+    kept indices (int64); with one, out is None and the writer's captures hold
+    the result."""
+    n = _count(n)
+    device = call_device([pred] + ([write] if write else []))
+    xp = array_module(device)
+    out = None
+    if write is None:
+        out = xp.empty(n, dtype=numpy.int64)
+        write = Functor(_KEPT_INDEX, filename="<kept index>", out=out)
+    count = xp.zeros(1, dtype=numpy.int64)
+    if n:
+        status, counter = _tile_workspace(xp, n)
+        calls = {"gpu": f"minigr::compact<{BLOCK}, {SCAN_ITEMS}>(n, count, status, tile_counter, f0, f1)",
+                 "cpu": "minigr::compact(n, count, f0, f1)"}
+        launch(device, [("long long", "n"), ("long long*", "count"), ("unsigned long long*", "status"),
+                        ("unsigned int*", "tile_counter")],
+               [numpy.int64(n), count, status, counter], [pred, write], calls, -(-n // SCAN_TILE), BLOCK)
+    kept = int(count[0])
+    return (out[:kept] if out is not None else None), kept
+
+
+def _segments(offsets, total):
+    """(offset C type, segment count, total) of a CSR-style offsets array."""
+    if getattr(offsets, "ndim", None) != 1 or offsets.dtype not in (numpy.int32, numpy.int64) or len(offsets) < 1:
+        raise MinigrError("offsets must be a 1-D int32 or int64 array of segment starts with the total "
+                          f"last (length nseg + 1), got {getattr(offsets, 'dtype', type(offsets))} "
+                          f"of shape {getattr(offsets, 'shape', None)}")
+    total = int(offsets[-1]) if total is None else _count(total, "total")
+    return c_type(offsets.dtype), len(offsets) - 1, total
+
+
+def lbs_transform(offsets, f, total=None):
+    """Calls f(idx, seg, rank) for every item idx in [0, total), where segment seg
+    holds items offsets[seg] .. offsets[seg + 1] - 1 and rank = idx - offsets[seg].
+    offsets[0] must be 0; total defaults to offsets[-1] (read from the device)."""
+    ctype, nseg, total = _segments(offsets, total)
+    device = call_device([f], [offsets])
+    if total == 0:
+        return
+    calls = {"gpu": f"minigr::lbs<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, f0)",
+             "cpu": "minigr::lbs(offsets, nseg, f0)"}
+    launch(device, [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total")],
+           [offsets, numpy.int64(nseg), numpy.int64(total)], [f], calls, -(-(total + nseg) // SEARCH_TILE), BLOCK)
+
+
+def _builtin_op(op, dtype):
+    """(C expression in a and b, identity) of a built-in reduction."""
+    info = numpy.finfo(dtype) if dtype.kind == "f" else numpy.iinfo(dtype)
+    big = numpy.inf if dtype.kind == "f" else info.max
+    small = -numpy.inf if dtype.kind == "f" else info.min
+    return {"sum": ("a + b", 0), "min": ("a < b ? a : b", big), "max": ("a > b ? a : b", small)}[op]
+
+
+def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64, total=None):
+    """Per-segment reduction of f(idx, seg, rank) (see lbs_transform) with op:
+    "sum", "min", "max", or a C expression in `a` and `b` (associative and
+    commutative) with its identity. Empty segments get the identity. Returns
+    an array of nseg values of `dtype` (4- or 8-byte int or float)."""
+    dtype = numpy.dtype(dtype)
+    ctype = c_type(dtype)
+    if dtype.itemsize not in (4, 8) or dtype.kind not in "iuf":
+        raise MinigrError(f"segreduce values must be 4- or 8-byte ints or floats, not {dtype}")
+    if op in ("sum", "min", "max"):
+        expression, builtin_identity = _builtin_op(op, dtype)
+        identity = builtin_identity if identity is None else identity
+    elif isinstance(op, str) and identity is not None:
+        expression = op
+    else:
+        raise MinigrError(f"op must be 'sum', 'min', 'max' or a C expression in a and b with an identity; got "
+                          f"op={op!r}, identity={identity!r}")
+    combine = Functor(f"__device__ {ctype} operator()({ctype} a, {ctype} b) const {{ return {expression}; }}",
+                      filename="<op>")
+    offsets_ctype, nseg, total = _segments(offsets, total)
+    device = call_device([f], [offsets])
+    out = array_module(device).full(nseg, identity, dtype=dtype)
+    if total == 0:
+        return out
+    calls = {"gpu": f"minigr::segreduce<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, out, f0, f1)",
+             "cpu": "minigr::segreduce(offsets, nseg, out, f0, f1)"}
+    launch(device, [(f"const {offsets_ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
+                    (f"{ctype}*", "out")],
+           [offsets, numpy.int64(nseg), numpy.int64(total), out], [f, combine], calls,
+           -(-(total + nseg) // SEARCH_TILE), BLOCK)
+    return out

@@ -1,0 +1,53 @@
+"""Kernel source generation: the functors as structs, one template call, and an
+entry point whose parameters are the fixed arguments and every capture. The
+per-item code is emitted once; only the headers differ between GPU and CPU."""
+import re
+from pathlib import Path
+
+from .errors import MinigrError
+
+KERNELS = Path(__file__).parent / "kernels"
+HEADERS = {
+    "gpu": ("dialect_gpu.cuh", "block.cuh", "transform.cuh", "scan.cuh", "lbs.cuh", "segreduce.cuh"),
+    "cpu": ("dialect_cpu.h", "transforms_cpu.h"),
+}
+# What the CPU dialect cannot provide: warps, blocks, shared memory, fences.
+GPU_ONLY = re.compile(r"\b(__syncthreads\w*|__syncwarp|__shfl\w*|__ballot\w*|__any_sync|__all_sync|__activemask|"
+                      r"__shared__|__threadfence\w*|threadIdx|blockIdx|blockDim|gridDim|warpSize|"
+                      r"atomic\w+_(?:block|system))\b")
+
+
+def _header_text(device):
+    return "".join(f'#line 1 "{name}"\n' + (KERNELS / name).read_text() for name in HEADERS[device])
+
+
+def check_cpu_dialect(functor):
+    """Refuses, naming it, a GPU-only construct that the CPU backend cannot run."""
+    for number, line in enumerate(functor.source.splitlines(), 1):
+        found = GPU_ONLY.search(line)
+        if found:
+            raise MinigrError(f"{functor.filename}:{number}: `{found.group(1)}` is GPU-only; the CPU backend runs "
+                              "functors one item at a time, without warps, blocks or shared memory. "
+                              "Use device='gpu', or write the functor without it")
+
+
+def kernel_source(device, fixed_params, functors, call, block=1):
+    """Source of entry point `minigr_kernel(fixed..., captures...)` that builds the
+    functors f0, f1, ... from their captures and runs `call` (a template call)."""
+    lines = [_header_text(device)]
+    for index, functor in enumerate(functors):
+        if device == "cpu":
+            check_cpu_dialect(functor)
+        members = "".join(f"    {ctype} {name};\n" for ctype, name in functor.params)
+        lines.append(f"struct F{index} {{\n{members}"
+                     f'#line 1 "{functor.filename}"\n{functor.source}\n'
+                     f'#line 1 "minigr_kernel"\n}};\n')
+    params = [f"{ctype} {name}" for ctype, name in fixed_params]
+    builds = []
+    for index, functor in enumerate(functors):
+        params += [f"{ctype} f{index}_{name}" for ctype, name in functor.params]
+        inits = ", ".join(f"f{index}_{name}" for _, name in functor.params)
+        builds.append(f"    F{index} f{index}{{{inits}}};\n")
+    qualifier = f'extern "C" __global__ void __launch_bounds__({block})' if device == "gpu" else 'extern "C" void'
+    lines.append(f"{qualifier} minigr_kernel({', '.join(params)})\n{{\n{''.join(builds)}    {call};\n}}\n")
+    return "".join(lines)

@@ -1,0 +1,92 @@
+"""Functors: CUDA C source plus named captures, typed from their dtypes."""
+import os
+
+import numpy
+
+from .backend import device_of
+from .errors import MinigrError
+
+# C type of each capturable dtype; the same names on both backends (dialect headers).
+C_TYPES = {
+    numpy.dtype(numpy.bool_): "bool",
+    numpy.dtype(numpy.int8): "int8_t",
+    numpy.dtype(numpy.uint8): "uint8_t",
+    numpy.dtype(numpy.int16): "int16_t",
+    numpy.dtype(numpy.uint16): "uint16_t",
+    numpy.dtype(numpy.int32): "int32_t",
+    numpy.dtype(numpy.uint32): "uint32_t",
+    numpy.dtype(numpy.int64): "int64_t",
+    numpy.dtype(numpy.uint64): "uint64_t",
+    numpy.dtype(numpy.float32): "float",
+    numpy.dtype(numpy.float64): "double",
+}
+
+
+def c_type(dtype):
+    """The C type of a dtype, or a TypeError naming what is supported."""
+    dtype = numpy.dtype(dtype)
+    if dtype not in C_TYPES:
+        raise TypeError(f"dtype {dtype} has no functor C type; supported: "
+                        + ", ".join(sorted(str(d) for d in C_TYPES)))
+    return C_TYPES[dtype]
+
+
+def _capture(name, value):
+    """(C declaration type, value to pass) for one capture."""
+    if isinstance(value, (bool, numpy.bool_)):
+        return "bool", numpy.bool_(value)
+    if isinstance(value, int):
+        return "int64_t", numpy.int64(value)
+    if isinstance(value, float):
+        return "double", numpy.float64(value)
+    if isinstance(value, numpy.generic):
+        return c_type(value.dtype), value
+    try:
+        device_of(value)
+    except TypeError:
+        raise TypeError(f"capture {name!r} has unsupported type {type(value).__name__}: pass a NumPy "
+                        "or CuPy array, a Python bool/int/float or a NumPy scalar") from None
+    if not value.flags.c_contiguous:
+        raise TypeError(f"capture {name!r} is not contiguous: pass array.copy() or a contiguous view")
+    try:
+        return c_type(value.dtype) + "*", value
+    except TypeError as exc:
+        raise TypeError(f"capture {name!r}: {exc}") from None
+
+
+class Functor:
+    """A functor: the body of a C++ struct (an `operator()` and any helpers) whose
+    members are the named captures. Arrays become typed pointers, scalars values.
+
+    >>> Functor("__device__ int operator()(long long i) const { return deg[i]; }", deg=degrees)
+    """
+
+    def __init__(self, source, filename="<functor>", **captures):
+        if not isinstance(source, str) or not source.strip():
+            raise MinigrError(f"functor {filename}: source must be a non-empty string of CUDA C")
+        self.source = source
+        self.filename = filename
+        names = sorted(captures)
+        typed = [_capture(name, captures[name]) for name in names]
+        self.params = tuple((ctype, name) for (ctype, _), name in zip(typed, names))
+        self.values = tuple(value for _, value in typed)
+        devices = {device_of(v) for v in self.values if not isinstance(v, numpy.generic)}
+        if len(devices) > 1:
+            raise MinigrError(f"functor {filename}: captures mix NumPy and CuPy arrays; "
+                              "keep them all on one device")
+        self.device = devices.pop() if devices else None
+
+    @classmethod
+    def from_file(cls, path, **captures):
+        """A functor whose source is a .cu file; errors name that file and its lines."""
+        try:
+            with open(path) as f:
+                source = f.read()
+        except OSError as exc:
+            raise MinigrError(f"cannot read functor file {path}: {exc.strerror}") from None
+        return cls(source, filename=os.path.basename(path), **captures)
+
+    @property
+    def signature(self):
+        """What the generated code depends on (not the capture values)."""
+        return (self.source, self.filename, self.params)

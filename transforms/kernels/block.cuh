@@ -1,0 +1,45 @@
+// Block-wide building blocks shared by the GPU transforms.
+namespace minigr {
+
+constexpr unsigned FULL_MASK = 0xffffffffu;
+
+// Shared-memory slot of item j in a tile of T: one pad element per 128 bytes, so
+// that both the striped walk (item k*BLOCK+tid) and the blocked walk (item
+// tid*ITEMS+k) over the tile are free of bank conflicts.
+template <class T>
+__device__ __forceinline__ int padded(int j) { return j + j / (128 / (int)sizeof(T)); }
+
+template <class T>
+constexpr int padded_size(int n) { return n + n / (128 / (int)sizeof(T)); }
+
+// Exclusive prefix sum over the block's threads; every thread also gets the total.
+template <int BLOCK>
+__device__ long long block_exclusive_sum(long long x, long long& total)
+{
+    __shared__ long long warp_prefix[BLOCK / 32 + 1];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    long long inclusive = x;
+    for (int d = 1; d < 32; d <<= 1) {
+        long long y = __shfl_up_sync(FULL_MASK, inclusive, d);
+        if (lane >= d) inclusive += y;
+    }
+    if (lane == 31) warp_prefix[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        long long w = lane < BLOCK / 32 ? warp_prefix[lane] : 0;
+        long long w_inclusive = w;
+        for (int d = 1; d < 32; d <<= 1) {
+            long long y = __shfl_up_sync(FULL_MASK, w_inclusive, d);
+            if (lane >= d) w_inclusive += y;
+        }
+        if (lane < BLOCK / 32) warp_prefix[lane] = w_inclusive - w;
+        if (lane == BLOCK / 32 - 1) warp_prefix[BLOCK / 32] = w_inclusive;
+    }
+    __syncthreads();
+    total = warp_prefix[BLOCK / 32];
+    long long result = warp_prefix[warp] + inclusive - x;
+    __syncthreads();  // warp_prefix is reused by the next call
+    return result;
+}
+
+}  // namespace minigr

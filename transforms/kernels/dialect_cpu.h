@@ -1,0 +1,45 @@
+// The functor dialect on the CPU: CUDA's qualifiers, atomics and intrinsics as
+// plain serial C++, so the same functor source compiles with the system C++
+// compiler. Execution is serial, so an atomic is a plain read-modify-write.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <algorithm>
+
+#define __device__
+#define __host__
+#define __global__
+#define __forceinline__ inline
+#define __restrict__ __restrict
+
+using std::min;
+using std::max;
+using namespace std;  // the CUDA math functions (sqrt, exp, fabs, ...) by their plain names
+
+template <class T, class U> inline T atomicAdd(T* address, U value) { T old = *address; *address = old + (T)value; return old; }
+template <class T, class U> inline T atomicSub(T* address, U value) { T old = *address; *address = old - (T)value; return old; }
+template <class T, class U> inline T atomicMin(T* address, U value) { T old = *address; if ((T)value < old) *address = (T)value; return old; }
+template <class T, class U> inline T atomicMax(T* address, U value) { T old = *address; if ((T)value > old) *address = (T)value; return old; }
+template <class T, class U> inline T atomicExch(T* address, U value) { T old = *address; *address = (T)value; return old; }
+template <class T, class U> inline T atomicOr(T* address, U value) { T old = *address; *address = old | (T)value; return old; }
+template <class T, class U> inline T atomicAnd(T* address, U value) { T old = *address; *address = old & (T)value; return old; }
+template <class T, class U, class V> inline T atomicCAS(T* address, U compare, V value)
+{
+    T old = *address;
+    if (old == (T)compare) *address = (T)value;
+    return old;
+}
+template <class T> inline T __ldg(const T* address) { return *address; }
+
+namespace minigr {
+
+template <class To, class From>
+inline To bit_cast(From from)
+{
+    static_assert(sizeof(To) == sizeof(From), "bit_cast needs equal sizes");
+    To to;
+    std::memcpy(&to, &from, sizeof(To));
+    return to;
+}
+
+}  // namespace minigr

@@ -1,0 +1,74 @@
+// Load-balanced search: every output item of every segment, balanced over items
+// and segment ends together. Each block takes BLOCK*ITEMS steps of the merge path
+// of the items 0..total-1 with the segment ends offsets[1..nseg], so a block does
+// the same work whatever the skew: one huge segment, or millions of empty ones.
+namespace minigr {
+
+// Items consumed in the first `diag` steps of the merge path; an end that equals
+// an item's index comes first (the segment closed before that item).
+template <class O>
+__device__ long long merge_path(long long diag, const O* ends, long long nseg, long long total)
+{
+    long long lo = diag > nseg ? diag - nseg : 0, hi = diag < total ? diag : total;
+    while (lo < hi) {
+        const long long mid = (lo + hi) >> 1;
+        if (mid < (long long)ends[diag - 1 - mid]) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+// A block's share of the merge path: items [x0, x1), segment ends [y0, y1) in
+// shared memory, and the start of segment y0.
+template <int NV>
+struct MergeRange {
+    long long x0, x1, y0, y1, start0;
+    long long ends[NV + 1];
+
+    // The segment (relative to y0) holding item a of this block: ends <= a.
+    __device__ __forceinline__ int segment_of(long long a) const
+    {
+        int lo = 0, hi = (int)(y1 - y0);
+        while (lo < hi) {
+            const int mid = (lo + hi) >> 1;
+            if (ends[mid] <= a) lo = mid + 1; else hi = mid;
+        }
+        return lo;
+    }
+
+    __device__ __forceinline__ long long start_of(int local) const { return local ? ends[local - 1] : start0; }
+};
+
+template <int BLOCK, int NV, class O>
+__device__ void load_merge_range(MergeRange<NV>& r, const O* offsets, long long nseg, long long total)
+{
+    __shared__ long long split[2];
+    const long long diag0 = (long long)blockIdx.x * NV;
+    const long long diag1 = min(diag0 + NV, total + nseg);
+    if (threadIdx.x < 2) {
+        const long long diag = threadIdx.x ? diag1 : diag0;
+        split[threadIdx.x] = merge_path(diag, offsets + 1, nseg, total);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        r.x0 = split[0]; r.x1 = split[1];
+        r.y0 = diag0 - split[0]; r.y1 = diag1 - split[1];
+        r.start0 = offsets[diag0 - split[0]];
+    }
+    __syncthreads();
+    for (long long j = threadIdx.x; j < r.y1 - r.y0; j += BLOCK) r.ends[j] = offsets[r.y0 + 1 + j];
+    __syncthreads();
+}
+
+template <int BLOCK, int ITEMS, class O, class F>
+__device__ void lbs(const O* offsets, long long nseg, long long total, F& f)
+{
+    constexpr int NV = BLOCK * ITEMS;
+    __shared__ MergeRange<NV> r;
+    load_merge_range<BLOCK>(r, offsets, nseg, total);
+    for (long long a = r.x0 + threadIdx.x; a < r.x1; a += BLOCK) {
+        const int local = r.segment_of(a);
+        f(a, r.y0 + local, a - r.start_of(local));
+    }
+}
+
+}  // namespace minigr

@@ -1,0 +1,141 @@
+// Single-pass scan over counts produced by a functor, with decoupled look-back
+// (Merrill and Garland): each tile publishes its aggregate, then its inclusive
+// prefix, in one 64-bit status word (value << 2 | flag), so the counts are read
+// once and never stored. scan_transform and compact_transform both use it.
+namespace minigr {
+
+constexpr unsigned long long STATUS_AGGREGATE = 1, STATUS_PREFIX = 2;
+
+__device__ __forceinline__ unsigned long long load_status(const unsigned long long* p)
+{
+    return *(const volatile unsigned long long*)p;
+}
+
+__device__ __forceinline__ void store_status(unsigned long long* p, long long value, unsigned long long flag)
+{
+    *(volatile unsigned long long*)p = ((unsigned long long)value << 2) | flag;
+}
+
+// Warp 0 of tile `tile` finds the sum of all earlier tiles, looking back 32 tiles
+// at a time, and publishes its own inclusive prefix.
+__device__ long long lookback(unsigned long long* status, long long tile, long long aggregate)
+{
+    const int lane = threadIdx.x & 31;
+    if (tile == 0) {
+        if (lane == 0) store_status(status, aggregate, STATUS_PREFIX);
+        return 0;
+    }
+    if (lane == 0) store_status(status + tile, aggregate, STATUS_AGGREGATE);
+    long long exclusive = 0;
+    for (long long top = tile - 1;; top -= 32) {
+        const long long t = top - lane;
+        unsigned long long s;
+        do {
+            s = t >= 0 ? load_status(status + t) : STATUS_PREFIX;  // before tile 0: prefix 0
+        } while (__any_sync(FULL_MASK, (s & 3) == 0));
+        const unsigned prefix_lanes = __ballot_sync(FULL_MASK, (s & 3) == STATUS_PREFIX);
+        const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
+        long long v = lane <= stop ? ((long long)s >> 2) : 0;
+        for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(FULL_MASK, v, d);
+        exclusive += v;
+        if (prefix_lanes) break;
+    }
+    if (lane == 0) store_status(status + tile, exclusive + aggregate, STATUS_PREFIX);
+    return exclusive;
+}
+
+// Calls count(i) once per item, then emit(i, offset, count) with the exclusive
+// offset; the last tile also calls finish(total).
+template <int BLOCK, int ITEMS, class Count, class Emit, class Finish>
+__device__ void scan_tiles(long long n, unsigned long long* status, unsigned int* tile_counter,
+                           Count& count, Emit& emit, Finish& finish)
+{
+    constexpr int TILE = BLOCK * ITEMS;
+    __shared__ long long items[padded_size<long long>(TILE)];
+    __shared__ long long tile_prefix;
+    __shared__ unsigned int tile_id;
+    if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);  // tiles start in order: no deadlock
+    __syncthreads();
+    const long long tile = tile_id, base = tile * TILE;
+
+    long long counts[ITEMS];
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        const int j = k * BLOCK + threadIdx.x;
+        counts[k] = base + j < n ? (long long)count(base + j) : 0;
+        items[padded<long long>(j)] = counts[k];
+    }
+    __syncthreads();
+    long long thread_sum = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) thread_sum += items[padded<long long>(threadIdx.x * ITEMS + k)];
+    long long tile_sum;
+    long long running = block_exclusive_sum<BLOCK>(thread_sum, tile_sum);
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        const int j = padded<long long>(threadIdx.x * ITEMS + k);
+        const long long c = items[j];
+        items[j] = running;
+        running += c;
+    }
+    if (threadIdx.x < 32) {
+        const long long prefix = lookback(status, tile, tile_sum);
+        if (threadIdx.x == 0) tile_prefix = prefix;
+    }
+    __syncthreads();
+    const long long prefix = tile_prefix;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        const int j = k * BLOCK + threadIdx.x;
+        if (base + j < n) emit(base + j, prefix + items[padded<long long>(j)], counts[k]);
+    }
+    if (threadIdx.x == 0 && base + TILE >= n) finish(prefix + tile_sum);
+}
+
+// scan_transform: exclusive offsets of the counts, offsets[n] = total.
+struct ScanEmit {
+    long long* offsets;
+    __device__ void operator()(long long i, long long offset, long long) const { offsets[i] = offset; }
+};
+
+struct StoreTotal {
+    long long* total;
+    __device__ void operator()(long long value) const { *total = value; }
+};
+
+template <int BLOCK, int ITEMS, class Count>
+__device__ void scan(long long n, long long* offsets, unsigned long long* status, unsigned int* tile_counter,
+                     Count& count)
+{
+    ScanEmit emit{offsets};
+    StoreTotal finish{offsets + n};
+    scan_tiles<BLOCK, ITEMS>(n, status, tile_counter, count, emit, finish);
+}
+
+// compact_transform: write(dest, src) for every src whose predicate holds, in order.
+template <class Pred>
+struct PredicateCount {
+    Pred& pred;
+    __device__ long long operator()(long long i) const { return pred(i) ? 1 : 0; }
+};
+
+template <class Write>
+struct CompactEmit {
+    Write& write;
+    __device__ void operator()(long long i, long long offset, long long keep) const
+    {
+        if (keep) write(offset, i);
+    }
+};
+
+template <int BLOCK, int ITEMS, class Pred, class Write>
+__device__ void compact(long long n, long long* count, unsigned long long* status, unsigned int* tile_counter,
+                        Pred& pred, Write& write)
+{
+    PredicateCount<Pred> counter{pred};
+    CompactEmit<Write> emit{write};
+    StoreTotal finish{count};
+    scan_tiles<BLOCK, ITEMS>(n, status, tile_counter, counter, emit, finish);
+}
+
+}  // namespace minigr

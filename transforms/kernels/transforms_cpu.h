@@ -1,0 +1,45 @@
+// The five transforms on the CPU: plain serial loops over the same functors.
+namespace minigr {
+
+template <class F>
+void transform(long long n, F& f)
+{
+    for (long long i = 0; i < n; ++i) f(i);
+}
+
+template <class Count>
+void scan(long long n, long long* offsets, Count& count)
+{
+    long long running = 0;
+    for (long long i = 0; i < n; ++i) {
+        offsets[i] = running;
+        running += (long long)count(i);
+    }
+    offsets[n] = running;
+}
+
+template <class Pred, class Write>
+void compact(long long n, long long* count, Pred& pred, Write& write)
+{
+    long long kept = 0;
+    for (long long i = 0; i < n; ++i)
+        if (pred(i)) write(kept++, i);
+    *count = kept;
+}
+
+template <class O, class F>
+void lbs(const O* offsets, long long nseg, F& f)
+{
+    for (long long s = 0; s < nseg; ++s)
+        for (long long i = offsets[s]; i < (long long)offsets[s + 1]; ++i) f(i, s, i - (long long)offsets[s]);
+}
+
+template <class O, class T, class F, class Op>
+void segreduce(const O* offsets, long long nseg, T* out, F& f, Op& op)
+{
+    for (long long s = 0; s < nseg; ++s)
+        for (long long i = offsets[s]; i < (long long)offsets[s + 1]; ++i)
+            out[s] = op(out[s], (T)f(i, s, i - (long long)offsets[s]));
+}
+
+}  // namespace minigr
