@@ -1,0 +1,101 @@
+"""Transform benchmarks: each transform against the device's copy bandwidth, for
+the bytes it must move, and against the same work composed from CuPy calls."""
+import numpy
+
+from ..transforms import (Functor, compact_transform, lbs_transform, scan_transform, segreduce_transform,
+                          transform)
+from . import progress
+from .timing import copy_bandwidth, gpu_ms
+
+
+def _segments(cupy, rng, total, skewed):
+    """Offsets (int64) of segments holding `total` items: lengths uniform in
+    [0, 32), or (skewed) half the items in one segment and many empty ones."""
+    if skewed:
+        lengths = numpy.zeros(total // 16, numpy.int64)
+        lengths[0] = total // 2
+        lengths[1:: 64][: total // 2 // 64] = 64
+        lengths[-1] += total - lengths.sum()
+    else:
+        lengths = rng.integers(0, 32, size=total // 15)
+        lengths[-1] += max(0, total - lengths.sum())
+    offsets = numpy.concatenate([[0], numpy.cumsum(lengths)])
+    return cupy.asarray(offsets), int(offsets[-1])
+
+
+def cases(cupy, n, rng):
+    """(name, bytes moved, minigr run, CuPy run, check) for each transform at size n."""
+    x = cupy.asarray(rng.standard_normal(n, dtype=numpy.float32))
+    y = cupy.empty_like(x)
+    scale = Functor("void operator()(long long i) const { y[i] = a * x[i]; }", x=x, y=y, a=numpy.float32(1.5))
+    yield ("transform", 8 * n, lambda: transform(n, scale), lambda: cupy.multiply(x, numpy.float32(1.5), out=y),
+           lambda: bool(cupy.allclose(y, 1.5 * x)))
+
+    counts = cupy.asarray(rng.integers(0, 32, size=n, dtype=numpy.int32))
+    count = Functor("long long operator()(long long i) const { return c[i]; }", c=counts)
+    yield ("scan", 4 * n + 8 * (n + 1), lambda: scan_transform(n, count),
+           lambda: cupy.cumsum(counts, dtype=numpy.int64),
+           lambda: bool((scan_transform(n, count)[0][1:] == cupy.cumsum(counts, dtype=numpy.int64)).all()))
+
+    keep = cupy.asarray(rng.random(n) < 0.5)
+    kept = int(keep.sum())
+    pred = Functor("bool operator()(long long i) const { return keep[i]; }", keep=keep)
+    yield ("compact", n + 8 * kept, lambda: compact_transform(n, pred), lambda: cupy.flatnonzero(keep),
+           lambda: bool((compact_transform(n, pred)[0] == cupy.flatnonzero(keep)).all()))
+
+    for skewed in (False, True):
+        offsets, total = _segments(cupy, rng, n, skewed)
+        nseg = len(offsets) - 1
+        seg = cupy.empty(total, numpy.int32)
+        record = Functor("void operator()(long long i, long long s, long long r) const { seg[i] = (int)s; }",
+                         seg=seg)
+
+        def cupy_lbs(offsets=offsets, total=total):
+            return cupy.searchsorted(offsets[1:], cupy.arange(total), side="right").astype(numpy.int32)
+
+        def check_lbs(offsets=offsets, total=total, seg=seg, record=record):
+            lbs_transform(offsets, record, total)
+            return bool((seg == cupy_lbs(offsets, total)).all())
+
+        name = "lbs (skewed)" if skewed else "lbs"
+        yield (name, 8 * (nseg + 1) + 4 * total, lambda o=offsets, t=total, r=record: lbs_transform(o, r, t),
+               cupy_lbs, check_lbs)
+
+    offsets, total = _segments(cupy, rng, n, False)
+    nseg = len(offsets) - 1
+    values = cupy.asarray(rng.random(total, dtype=numpy.float32))
+    value = Functor("float operator()(long long i, long long s, long long r) const { return v[i]; }", v=values)
+
+    def cupy_segsum():
+        sums = cupy.concatenate([cupy.zeros(1, numpy.float64), cupy.cumsum(values, dtype=numpy.float64)])
+        return (sums[offsets[1:]] - sums[offsets[:-1]]).astype(numpy.float32)
+
+    yield ("segreduce", 4 * total + 8 * (nseg + 1) + 4 * nseg,
+           lambda: segreduce_transform(offsets, value, dtype=numpy.float32, total=total), cupy_segsum,
+           lambda: bool(cupy.allclose(segreduce_transform(offsets, value, dtype=numpy.float32), cupy_segsum(),
+                                      rtol=1e-4, atol=1e-3)))
+
+
+def run(args):
+    import cupy
+    rng = numpy.random.default_rng(2024)
+    copy = copy_bandwidth(1 << 30, args.runs, args.warmup)
+    device = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"].decode()
+    print(f"{device}: device-to-device copy {copy:.0f} GB/s (read + write)")
+    rows = []
+    for log2 in range(20, args.max_log2 + 1, 2 if args.max_log2 % 2 == 0 else 1):
+        n = 1 << log2
+        progress(f"transforms at n = 2^{log2} ...")
+        for name, nbytes, ours, theirs, check in cases(cupy, n, rng):
+            ms = gpu_ms(ours, args.runs, args.warmup)
+            cupy_ms = gpu_ms(theirs, args.runs, args.warmup)
+            rows.append({"suite": "transforms", "device": device, "transform": name, "n": n, "bytes": nbytes,
+                         "ms": ms, "GBps": nbytes / ms / 1e6, "copy_GBps": copy,
+                         "fraction_of_copy": nbytes / ms / 1e6 / copy, "cupy_ms": cupy_ms,
+                         "speedup_vs_cupy": cupy_ms / ms, "validated": check()})
+        cupy.get_default_memory_pool().free_all_blocks()
+    print(f"{'transform':<14}{'n':>12}{'ms':>10}{'GB/s':>8}{'of copy':>9}{'CuPy ms':>10}{'speedup':>9}  valid")
+    for r in rows:
+        print(f"{r['transform']:<14}{r['n']:>12}{r['ms']:>10.3f}{r['GBps']:>8.0f}{r['fraction_of_copy']:>9.0%}"
+              f"{r['cupy_ms']:>10.3f}{r['speedup_vs_cupy']:>8.1f}x  {r['validated']}")
+    return rows
