@@ -51,7 +51,7 @@ def test_disk_cache_serves_a_second_process(private_cache):
         print(len(calls))
     """)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, MINIGR_CACHE_DIR=str(private_cache), PYTHONPATH=root)
+    env = dict(os.environ, MINIGR_CACHE_DIR=str(private_cache))
     first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
     second = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
     assert first.returncode == 0, first.stderr
