@@ -26,7 +26,7 @@ def private_cache(tmp_path, monkeypatch):
 def test_every_transform_compiles_with_nvrtc(arch):
     with launch.compile_check(arch) as compiled:
         transform_samples()
-    assert len(compiled) == 11  # transform, scan, compact, 2 x lbs, 6 x segreduce
+    assert len(compiled) == 13  # transform, scan, compact, and per offset type: partition, lbs, 3 x segreduce
     assert all("__global__" in source for source in compiled)
 
 
@@ -55,7 +55,7 @@ def test_disk_cache_serves_a_second_process(private_cache):
     first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
     second = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
     assert first.returncode == 0, first.stderr
-    assert int(first.stdout) == 22  # 11 GPU + 11 CPU kernels compiled
+    assert int(first.stdout) == 24  # 13 GPU + 11 CPU kernels compiled (partitions are GPU-only)
     assert second.returncode == 0, second.stderr
     assert int(second.stdout) == 0
 
@@ -132,8 +132,8 @@ def test_non_contiguous_capture_is_refused():
 
 @pytest.mark.parametrize("construct", ["__syncthreads()", "__shfl_sync(0xffffffff, 1, 0)", "threadIdx.x"])
 def test_gpu_only_construct_refused_on_cpu(construct):
-    f = Functor(f"void operator()(long long i) const {{\n    int x = 0;\n    (void)({construct});\n}}",
-                filename="warp.cu")
+    f = Functor(f"void operator()(long long i) const {{\n    int x = y[0];\n    (void)({construct});\n}}",
+                filename="warp.cu", y=numpy.zeros(1, numpy.int32))
     with pytest.raises(MinigrError, match=r"warp\.cu:3: `.*` is GPU-only"):
         transform(1, f)
 

@@ -45,8 +45,10 @@ def scan_transform(n, count):
     n = _count(n)
     device = call_device([count])
     xp = array_module(device)
-    offsets = xp.zeros(n + 1, dtype=numpy.int64)
-    if n:
+    offsets = xp.empty(n + 1, dtype=numpy.int64)  # the kernel writes every entry
+    if n == 0:
+        offsets[0] = 0
+    else:
         status, counter = _tile_workspace(xp, n)
         calls = {"gpu": f"minigr::scan<{BLOCK}, {SCAN_ITEMS}>(n, offsets, status, tile_counter, f0)",
                  "cpu": "minigr::scan(n, offsets, f0)"}
@@ -93,6 +95,18 @@ def _segments(offsets, total):
     return c_type(offsets.dtype), len(offsets) - 1, total
 
 
+def _merge_splits(device, xp, offsets, ctype, nseg, total):
+    """Each block's start on the merge path of items and segment ends (GPU)."""
+    blocks = -(-(total + nseg) // SEARCH_TILE)
+    splits = xp.empty(blocks + 1, dtype=numpy.int64)
+    launch(device, [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
+                    ("long long*", "splits")],
+           [offsets, numpy.int64(nseg), numpy.int64(total), splits], [],
+           {"gpu": f"minigr::merge_partitions<{SEARCH_TILE}>(offsets, nseg, total, splits)", "cpu": None},
+           -(-(blocks + 1) // BLOCK), BLOCK)
+    return splits, blocks
+
+
 def lbs_transform(offsets, f, total=None):
     """Calls f(idx, seg, rank) for every item idx in [0, total), where segment seg
     holds items offsets[seg] .. offsets[seg + 1] - 1 and rank = idx - offsets[seg].
@@ -101,10 +115,12 @@ def lbs_transform(offsets, f, total=None):
     device = call_device([f], [offsets])
     if total == 0:
         return
-    calls = {"gpu": f"minigr::lbs<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, f0)",
+    splits, blocks = _merge_splits(device, array_module(device), offsets, ctype, nseg, total)
+    calls = {"gpu": f"minigr::lbs<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, splits, f0)",
              "cpu": "minigr::lbs(offsets, nseg, f0)"}
-    launch(device, [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total")],
-           [offsets, numpy.int64(nseg), numpy.int64(total)], [f], calls, -(-(total + nseg) // SEARCH_TILE), BLOCK)
+    launch(device, [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
+                    ("const long long*", "splits")],
+           [offsets, numpy.int64(nseg), numpy.int64(total), splits], [f], calls, blocks, BLOCK)
 
 
 def _builtin_op(op, dtype):
@@ -136,13 +152,14 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
                       filename="<op>")
     offsets_ctype, nseg, total = _segments(offsets, total)
     device = call_device([f], [offsets])
-    out = array_module(device).full(nseg, identity, dtype=dtype)
+    xp = array_module(device)
+    out = xp.full(nseg, identity, dtype=dtype)
     if total == 0:
         return out
-    calls = {"gpu": f"minigr::segreduce<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, out, f0, f1)",
+    splits, blocks = _merge_splits(device, xp, offsets, offsets_ctype, nseg, total)
+    calls = {"gpu": f"minigr::segreduce<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, splits, out, f0, f1)",
              "cpu": "minigr::segreduce(offsets, nseg, out, f0, f1)"}
     launch(device, [(f"const {offsets_ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
-                    (f"{ctype}*", "out")],
-           [offsets, numpy.int64(nseg), numpy.int64(total), out], [f, combine], calls,
-           -(-(total + nseg) // SEARCH_TILE), BLOCK)
+                    ("const long long*", "splits"), (f"{ctype}*", "out")],
+           [offsets, numpy.int64(nseg), numpy.int64(total), splits, out], [f, combine], calls, blocks, BLOCK)
     return out

@@ -99,12 +99,15 @@ def compile_check(arch):
 
 
 def launch(device, fixed_params, fixed_args, functors, calls, blocks, block):
-    """Runs calls[device] (a template call) over `blocks` blocks (one CPU thread on the CPU)."""
+    """Runs calls[device] (a template call) over `blocks` blocks (one CPU thread
+    on the CPU); calls["cpu"] is None for GPU-only helper kernels."""
     arch = _compile_check["arch"]
     if device == "cpu" and arch is not None:
         source = codegen.kernel_source("gpu", fixed_params, functors, calls["gpu"], block)
         if source not in _compile_check["compiled"]:
             compiler.compile_cuda(source, arch, "functor " + ", ".join(f.filename for f in functors))
             _compile_check["compiled"].add(source)
+    if calls[device] is None:
+        return
     k = kernel(device, fixed_params, functors, calls[device], block)
     k(blocks, block, list(fixed_args) + [v for f in functors for v in f.values])

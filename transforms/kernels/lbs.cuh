@@ -38,21 +38,25 @@ struct MergeRange {
     __device__ __forceinline__ long long start_of(int local) const { return local ? ends[local - 1] : start0; }
 };
 
-template <int BLOCK, int NV, class O>
-__device__ void load_merge_range(MergeRange<NV>& r, const O* offsets, long long nseg, long long total)
+// The merge-path split at the start of every block (and the end), one thread
+// each, so that blocks start without a serial search through global memory.
+template <int NV, class O>
+__device__ void merge_partitions(const O* offsets, long long nseg, long long total, long long* splits)
 {
-    __shared__ long long split[2];
-    const long long diag0 = (long long)blockIdx.x * NV;
-    const long long diag1 = min(diag0 + NV, total + nseg);
-    if (threadIdx.x < 2) {
-        const long long diag = threadIdx.x ? diag1 : diag0;
-        split[threadIdx.x] = merge_path(diag, offsets + 1, nseg, total);
-    }
-    __syncthreads();
+    const long long blocks = (total + nseg + NV - 1) / NV;
+    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (p <= blocks) splits[p] = merge_path(min(p * NV, total + nseg), offsets + 1, nseg, total);
+}
+
+template <int BLOCK, int NV, class O>
+__device__ void load_merge_range(MergeRange<NV>& r, const O* offsets, long long nseg, long long total,
+                                 const long long* splits)
+{
     if (threadIdx.x == 0) {
-        r.x0 = split[0]; r.x1 = split[1];
-        r.y0 = diag0 - split[0]; r.y1 = diag1 - split[1];
-        r.start0 = offsets[diag0 - split[0]];
+        const long long diag0 = (long long)blockIdx.x * NV, diag1 = min(diag0 + NV, total + nseg);
+        r.x0 = splits[blockIdx.x]; r.x1 = splits[blockIdx.x + 1];
+        r.y0 = diag0 - r.x0; r.y1 = diag1 - r.x1;
+        r.start0 = offsets[r.y0];
     }
     __syncthreads();
     for (long long j = threadIdx.x; j < r.y1 - r.y0; j += BLOCK) r.ends[j] = offsets[r.y0 + 1 + j];
@@ -60,11 +64,11 @@ __device__ void load_merge_range(MergeRange<NV>& r, const O* offsets, long long 
 }
 
 template <int BLOCK, int ITEMS, class O, class F>
-__device__ void lbs(const O* offsets, long long nseg, long long total, F& f)
+__device__ void lbs(const O* offsets, long long nseg, long long total, const long long* splits, F& f)
 {
     constexpr int NV = BLOCK * ITEMS;
     __shared__ MergeRange<NV> r;
-    load_merge_range<BLOCK>(r, offsets, nseg, total);
+    load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
     for (long long a = r.x0 + threadIdx.x; a < r.x1; a += BLOCK) {
         const int local = r.segment_of(a);
         f(a, r.y0 + local, a - r.start_of(local));

@@ -44,6 +44,17 @@ __device__ long long lookback(unsigned long long* status, long long tile, long l
     return exclusive;
 }
 
+// Counts of 1 or 2 bytes (flags, small counts) are kept in shared memory as int,
+// half the traffic: a tile's offsets then stay below TILE * 65536 < 2^31. Wider
+// counts are kept as long long; sums across tiles are always 64-bit.
+template <class C> struct CountStorage { typedef long long type; };
+template <> struct CountStorage<bool> { typedef int type; };
+template <> struct CountStorage<char> { typedef int type; };
+template <> struct CountStorage<signed char> { typedef int type; };
+template <> struct CountStorage<unsigned char> { typedef int type; };
+template <> struct CountStorage<short> { typedef int type; };
+template <> struct CountStorage<unsigned short> { typedef int type; };
+
 // Calls count(i) once per item, then emit(i, offset, count) with the exclusive
 // offset; the last tile also calls finish(total).
 template <int BLOCK, int ITEMS, class Count, class Emit, class Finish>
@@ -51,31 +62,34 @@ __device__ void scan_tiles(long long n, unsigned long long* status, unsigned int
                            Count& count, Emit& emit, Finish& finish)
 {
     constexpr int TILE = BLOCK * ITEMS;
-    __shared__ long long items[padded_size<long long>(TILE)];
+    static_assert(TILE <= 32768, "int tile offsets need TILE * 65536 < 2^31");
+    typedef typename CountStorage<decltype(count(0LL))>::type S;
+    __shared__ S items[padded_size<S>(TILE)];
     __shared__ long long tile_prefix;
     __shared__ unsigned int tile_id;
     if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);  // tiles start in order: no deadlock
     __syncthreads();
     const long long tile = tile_id, base = tile * TILE;
 
-    long long counts[ITEMS];
+    S counts[ITEMS];
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         const int j = k * BLOCK + threadIdx.x;
-        counts[k] = base + j < n ? (long long)count(base + j) : 0;
-        items[padded<long long>(j)] = counts[k];
+        counts[k] = base + j < n ? (S)count(base + j) : 0;
+        items[padded<S>(j)] = counts[k];
     }
     __syncthreads();
     long long thread_sum = 0;
 #pragma unroll
-    for (int k = 0; k < ITEMS; ++k) thread_sum += items[padded<long long>(threadIdx.x * ITEMS + k)];
+    for (int k = 0; k < ITEMS; ++k) thread_sum += items[padded<S>(threadIdx.x * ITEMS + k)];
     long long tile_sum;
+    // Offsets within the tile replace the counts.
     long long running = block_exclusive_sum<BLOCK>(thread_sum, tile_sum);
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
-        const int j = padded<long long>(threadIdx.x * ITEMS + k);
+        const int j = padded<S>(threadIdx.x * ITEMS + k);
         const long long c = items[j];
-        items[j] = running;
+        items[j] = (S)running;
         running += c;
     }
     if (threadIdx.x < 32) {
@@ -87,7 +101,7 @@ __device__ void scan_tiles(long long n, unsigned long long* status, unsigned int
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         const int j = k * BLOCK + threadIdx.x;
-        if (base + j < n) emit(base + j, prefix + items[padded<long long>(j)], counts[k]);
+        if (base + j < n) emit(base + j, prefix + items[padded<S>(j)], counts[k]);
     }
     if (threadIdx.x == 0 && base + TILE >= n) finish(prefix + tile_sum);
 }
@@ -116,7 +130,7 @@ __device__ void scan(long long n, long long* offsets, unsigned long long* status
 template <class Pred>
 struct PredicateCount {
     Pred& pred;
-    __device__ long long operator()(long long i) const { return pred(i) ? 1 : 0; }
+    __device__ bool operator()(long long i) const { return pred(i); }
 };
 
 template <class Write>

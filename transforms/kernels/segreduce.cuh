@@ -72,14 +72,15 @@ __device__ Run<T> block_segmented_scan(Run<T> x, Op& op)
 }
 
 template <int BLOCK, int ITEMS, class O, class T, class F, class Op>
-__device__ void segreduce(const O* offsets, long long nseg, long long total, T* out, F& f, Op& op)
+__device__ void segreduce(const O* offsets, long long nseg, long long total, const long long* splits, T* out,
+                          F& f, Op& op)
 {
     constexpr int NV = BLOCK * ITEMS;
     __shared__ MergeRange<NV> r;
     __shared__ T values[padded_size<T>(NV)];
     __shared__ int segs[padded_size<int>(NV)];
     __shared__ T inclusive_values[BLOCK];
-    load_merge_range<BLOCK>(r, offsets, nseg, total);
+    load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
 
     const int m = (int)(r.x1 - r.x0);
     for (int j = threadIdx.x; j < m; j += BLOCK) {
