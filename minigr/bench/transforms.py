@@ -28,8 +28,13 @@ def cases(cupy, n, rng):
     x = cupy.asarray(rng.standard_normal(n, dtype=numpy.float32))
     y = cupy.empty_like(x)
     scale = Functor("void operator()(long long i) const { y[i] = a * x[i]; }", x=x, y=y, a=numpy.float32(1.5))
+    def check_transform():
+        y.fill(numpy.nan)
+        transform(n, scale)
+        return bool(cupy.allclose(y, 1.5 * x))
+
     yield ("transform", 8 * n, lambda: transform(n, scale), lambda: cupy.multiply(x, numpy.float32(1.5), out=y),
-           lambda: bool(cupy.allclose(y, 1.5 * x)))
+           check_transform)
 
     counts = cupy.asarray(rng.integers(0, 32, size=n, dtype=numpy.int32))
     count = Functor("long long operator()(long long i) const { return c[i]; }", c=counts)

@@ -30,9 +30,11 @@ __device__ long long lookback(unsigned long long* status, long long tile, long l
     for (long long top = tile - 1;; top -= 32) {
         const long long t = top - lane;
         unsigned long long s;
-        do {
+        for (unsigned delay = 32;; delay = min(2 * delay, 1024u)) {  // back off: many warps poll the same lines
             s = t >= 0 ? load_status(status + t) : STATUS_PREFIX;  // before tile 0: prefix 0
-        } while (__any_sync(FULL_MASK, (s & 3) == 0));
+            if (!__any_sync(FULL_MASK, (s & 3) == 0)) break;
+            __nanosleep(delay);
+        }
         const unsigned prefix_lanes = __ballot_sync(FULL_MASK, (s & 3) == STATUS_PREFIX);
         const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
         long long v = lane <= stop ? ((long long)s >> 2) : 0;
@@ -126,30 +128,46 @@ __device__ void scan(long long n, long long* offsets, unsigned long long* status
     scan_tiles<BLOCK, ITEMS>(n, status, tile_counter, count, emit, finish);
 }
 
-// compact_transform: write(dest, src) for every src whose predicate holds, in order.
-template <class Pred>
-struct PredicateCount {
-    Pred& pred;
-    __device__ bool operator()(long long i) const { return pred(i); }
-};
-
-template <class Write>
-struct CompactEmit {
-    Write& write;
-    __device__ void operator()(long long i, long long offset, long long keep) const
-    {
-        if (keep) write(offset, i);
-    }
-};
-
+// compact_transform: write(dest, src) for every src whose predicate holds, in
+// order. Each warp takes 32 * ITEMS consecutive items and counts them with
+// ballots, so only one number per warp enters the block scan.
 template <int BLOCK, int ITEMS, class Pred, class Write>
 __device__ void compact(long long n, long long* count, unsigned long long* status, unsigned int* tile_counter,
                         Pred& pred, Write& write)
 {
-    PredicateCount<Pred> counter{pred};
-    CompactEmit<Write> emit{write};
-    StoreTotal finish{count};
-    scan_tiles<BLOCK, ITEMS>(n, status, tile_counter, counter, emit, finish);
+    constexpr int TILE = BLOCK * ITEMS;
+    __shared__ long long tile_prefix;
+    __shared__ unsigned int tile_id;
+    if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    const long long tile = tile_id, base = tile * TILE;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long long start = base + (long long)warp * 32 * ITEMS;
+
+    unsigned masks[ITEMS];
+    int warp_count = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        const long long i = start + k * 32 + lane;
+        masks[k] = __ballot_sync(FULL_MASK, i < n && pred(i));
+        warp_count += __popc(masks[k]);
+    }
+    long long tile_sum;
+    const long long warp_before = __shfl_sync(
+        FULL_MASK, block_exclusive_sum<BLOCK>(lane == 0 ? warp_count : 0, tile_sum), 0);
+    if (warp == 0) {
+        const long long prefix = lookback(status, tile, tile_sum);
+        if (lane == 0) tile_prefix = prefix;
+    }
+    __syncthreads();
+    long long dest = tile_prefix + warp_before;
+    const unsigned lanes_below = (1u << lane) - 1;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        if ((masks[k] >> lane) & 1) write(dest + __popc(masks[k] & lanes_below), start + k * 32 + lane);
+        dest += __popc(masks[k]);
+    }
+    if (threadIdx.x == 0 && base + TILE >= n) *count = tile_prefix + tile_sum;
 }
 
 }  // namespace minigr
