@@ -78,16 +78,13 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
     constexpr int NV = BLOCK * ITEMS;
     __shared__ MergeRange<NV> r;
     __shared__ T values[padded_size<T>(NV)];
-    __shared__ int segs[padded_size<int>(NV)];
     __shared__ T inclusive_values[BLOCK];
-    load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
+    load_merge_range<BLOCK, ITEMS>(r, offsets, nseg, total, splits);
 
     const int m = (int)(r.x1 - r.x0);
     for (int j = threadIdx.x; j < m; j += BLOCK) {
-        const long long a = r.x0 + j;
-        const int local = r.segment_of(a);
-        values[padded<T>(j)] = (T)f(a, r.y0 + local, a - r.start_of(local));
-        segs[padded<int>(j)] = local;
+        const int local = r.segment_of(j);
+        values[padded<T>(j)] = (T)f(r.x0 + j, r.y0 + local, r.x0 + j - r.start_of(local));
     }
     __syncthreads();
 
@@ -105,7 +102,7 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
     int first_seg = -1, seg = -1;
     T first_value = T(), acc = T();
     for (int j = begin; j < end; ++j) {
-        const int s = segs[padded<int>(j)];
+        const int s = r.segment_of(j);
         const T v = values[padded<T>(j)];
         if (j == begin) {
             seg = s; acc = v;
@@ -119,7 +116,7 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
     }
     // Runs crossing thread boundaries are joined by a segmented scan.
     const bool has_items = begin < end;
-    const bool continues = has_items && begin > 0 && segs[padded<int>(begin - 1)] == segs[padded<int>(begin)];
+    const bool continues = has_items && begin > 0 && r.segment_of(begin - 1) == r.segment_of(begin);
     const Run<T> inclusive = block_segmented_scan<BLOCK>(Run<T>{!continues || first_seg >= 0, acc}, op);
     inclusive_values[threadIdx.x] = inclusive.value;
     __syncthreads();
@@ -127,7 +124,7 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
     if (first_seg >= 0)
         finish(first_seg, continues ? op(inclusive_values[threadIdx.x - 1], first_value) : first_value, true);
     const bool block_last = end == m;
-    if (block_last || segs[padded<int>(end)] != seg) finish(seg, inclusive.value, !block_last || seg < block_ends);
+    if (block_last || r.segment_of(end) != seg) finish(seg, inclusive.value, !block_last || seg < block_ends);
 }
 
 }  // namespace minigr
