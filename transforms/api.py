@@ -9,8 +9,8 @@ from .launch import call_device, current_gpu, launch, multiprocessors
 
 BLOCK = 256
 SCAN_ITEMS = 8        # items per thread in a scan tile
+COMPACT_ITEMS = 16    # flags per thread in a compact tile (ballots make them cheap)
 SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce
-SCAN_TILE = BLOCK * SCAN_ITEMS
 SEARCH_TILE = BLOCK * SEARCH_ITEMS
 
 
@@ -20,9 +20,8 @@ def _count(n, what="n"):
     return int(n)
 
 
-def _tile_workspace(xp, n):
-    """Zeroed look-back status words and the tile counter of a scan over n items."""
-    tiles = -(-n // SCAN_TILE)
+def _tile_workspace(xp, tiles):
+    """Zeroed look-back status words and the tile counter of a single-pass scan."""
     words = xp.zeros(tiles + 1, dtype=numpy.uint64)
     return words[:tiles], words[tiles:].view(numpy.uint32)
 
@@ -49,12 +48,13 @@ def scan_transform(n, count):
     if n == 0:
         offsets[0] = 0
     else:
-        status, counter = _tile_workspace(xp, n)
+        tiles = -(-n // (BLOCK * SCAN_ITEMS))
+        status, counter = _tile_workspace(xp, tiles)
         calls = {"gpu": f"minigr::scan<{BLOCK}, {SCAN_ITEMS}>(n, offsets, status, tile_counter, f0)",
                  "cpu": "minigr::scan(n, offsets, f0)"}
         launch(device, [("long long", "n"), ("long long*", "offsets"), ("unsigned long long*", "status"),
                         ("unsigned int*", "tile_counter")],
-               [numpy.int64(n), offsets, status, counter], [count], calls, -(-n // SCAN_TILE), BLOCK)
+               [numpy.int64(n), offsets, status, counter], [count], calls, tiles, BLOCK)
     return offsets, int(offsets[n])
 
 
@@ -75,12 +75,13 @@ def compact_transform(n, pred, write=None):
         write = Functor(_KEPT_INDEX, filename="<kept index>", out=out)
     count = xp.zeros(1, dtype=numpy.int64)
     if n:
-        status, counter = _tile_workspace(xp, n)
-        calls = {"gpu": f"minigr::compact<{BLOCK}, {SCAN_ITEMS}>(n, count, status, tile_counter, f0, f1)",
+        tiles = -(-n // (BLOCK * COMPACT_ITEMS))
+        status, counter = _tile_workspace(xp, tiles)
+        calls = {"gpu": f"minigr::compact<{BLOCK}, {COMPACT_ITEMS}>(n, count, status, tile_counter, f0, f1)",
                  "cpu": "minigr::compact(n, count, f0, f1)"}
         launch(device, [("long long", "n"), ("long long*", "count"), ("unsigned long long*", "status"),
                         ("unsigned int*", "tile_counter")],
-               [numpy.int64(n), count, status, counter], [pred, write], calls, -(-n // SCAN_TILE), BLOCK)
+               [numpy.int64(n), count, status, counter], [pred, write], calls, tiles, BLOCK)
     kept = int(count[0])
     return (out[:kept] if out is not None else None), kept
 

@@ -16,15 +16,10 @@ __device__ __forceinline__ void store_status(unsigned long long* p, long long va
     *(volatile unsigned long long*)p = ((unsigned long long)value << 2) | flag;
 }
 
-// Warp 0 of tile `tile` finds the sum of all earlier tiles and publishes its own
-// inclusive prefix. It looks back LOOKBACK tiles at a time (each lane reads
-// LOOKBACK / 32, nearest first): when a full wave of tiles starts together, the
-// last ones must walk back across the whole wave, and wide steps keep that short.
-constexpr int LOOKBACK = 128;
-
+// Warp 0 of tile `tile` finds the sum of all earlier tiles, looking back 32 tiles
+// at a time, and publishes its own inclusive prefix.
 __device__ long long lookback(unsigned long long* status, long long tile, long long aggregate)
 {
-    constexpr int PER_LANE = LOOKBACK / 32;
     const int lane = threadIdx.x & 31;
     if (tile == 0) {
         if (lane == 0) store_status(status, aggregate, STATUS_PREFIX);
@@ -32,28 +27,17 @@ __device__ long long lookback(unsigned long long* status, long long tile, long l
     }
     if (lane == 0) store_status(status + tile, aggregate, STATUS_AGGREGATE);
     long long exclusive = 0;
-    for (long long top = tile - 1;; top -= LOOKBACK) {
-        unsigned long long s[PER_LANE];
+    for (long long top = tile - 1;; top -= 32) {
+        const long long t = top - lane;
+        unsigned long long s;
         for (unsigned delay = 32;; delay = min(2 * delay, 1024u)) {  // back off: many warps poll the same lines
-            bool ready = true;
-#pragma unroll
-            for (int q = 0; q < PER_LANE; ++q) {
-                const long long t = top - lane * PER_LANE - q;
-                s[q] = t >= 0 ? load_status(status + t) : STATUS_PREFIX;  // before tile 0: prefix 0
-                ready = ready && (s[q] & 3) != 0;
-            }
-            if (__all_sync(FULL_MASK, ready)) break;
+            s = t >= 0 ? load_status(status + t) : STATUS_PREFIX;  // before tile 0: prefix 0
+            if (!__any_sync(FULL_MASK, (s & 3) == 0)) break;
             __nanosleep(delay);
         }
-        long long v = 0;
-        bool found = false;
-#pragma unroll
-        for (int q = 0; q < PER_LANE; ++q) {
-            if (!found) v += (long long)s[q] >> 2;
-            found = found || (s[q] & 3) == STATUS_PREFIX;
-        }
-        const unsigned prefix_lanes = __ballot_sync(FULL_MASK, found);
-        if (prefix_lanes && lane > __ffs(prefix_lanes) - 1) v = 0;
+        const unsigned prefix_lanes = __ballot_sync(FULL_MASK, (s & 3) == STATUS_PREFIX);
+        const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
+        long long v = lane <= stop ? ((long long)s >> 2) : 0;
         for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(FULL_MASK, v, d);
         exclusive += v;
         if (prefix_lanes) break;
