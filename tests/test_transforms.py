@@ -240,3 +240,13 @@ def test_segreduce_bad_arguments(xp, device):
 def test_negative_count_is_refused(device):
     with pytest.raises(MinigrError, match="non-negative integer"):
         transform(-1, Functor("void operator()(long long i) const {}"))
+
+
+def test_nested_functor(xp, device):
+    """A functor captured by another becomes a member the outer one can call."""
+    inner = Functor("__device__ double scaled(double v) const { return v * k + bias[0]; }",
+                    k=3.0, bias=xp.asarray(numpy.array([0.5])))
+    x = xp.asarray(numpy.arange(1000, dtype=numpy.float64))
+    y = xp.zeros(1000)
+    transform(1000, Functor("void operator()(long long i) const { y[i] = op.scaled(x[i]); }", op=inner, x=x, y=y))
+    numpy.testing.assert_array_equal(to_host(y), numpy.arange(1000) * 3.0 + 0.5)

@@ -31,23 +31,37 @@ def check_cpu_dialect(functor):
                               "Use device='gpu', or write the functor without it")
 
 
+def _struct(functor, name, device):
+    """C++ definitions of a functor's struct (nested functors first)."""
+    if device == "cpu":
+        check_cpu_dialect(functor)
+    text, members = "", ""
+    for member, kind in functor.members:
+        if isinstance(kind, str):
+            members += f"    {kind} {member};\n"
+        else:
+            text += _struct(kind, f"{name}_{member}", device)
+            members += f"    {name}_{member} {member};\n"
+    return (text + f"struct {name} {{\n{members}"
+            f'#line 1 "{functor.filename}"\n{functor.source}\n#line 1 "minigr_kernel"\n}};\n')
+
+
+def _initializer(functor, prefix):
+    """Brace initializer of a functor's struct from the kernel parameters."""
+    parts = [prefix + member if isinstance(kind, str) else _initializer(kind, f"{prefix}{member}__")
+             for member, kind in functor.members]
+    return "{" + ", ".join(parts) + "}"
+
+
 def kernel_source(device, fixed_params, functors, call, block=1):
     """Source of entry point `minigr_kernel(fixed..., captures...)` that builds the
     functors f0, f1, ... from their captures and runs `call` (a template call)."""
-    lines = [_header_text(device)]
-    for index, functor in enumerate(functors):
-        if device == "cpu":
-            check_cpu_dialect(functor)
-        members = "".join(f"    {ctype} {name};\n" for ctype, name in functor.params)
-        lines.append(f"struct F{index} {{\n{members}"
-                     f'#line 1 "{functor.filename}"\n{functor.source}\n'
-                     f'#line 1 "minigr_kernel"\n}};\n')
+    parts = [_header_text(device)] + [_struct(f, f"F{i}", device) for i, f in enumerate(functors)]
     params = [f"{ctype} {name}" for ctype, name in fixed_params]
-    builds = []
-    for index, functor in enumerate(functors):
-        params += [f"{ctype} f{index}_{name}" for ctype, name in functor.params]
-        inits = ", ".join(f"f{index}_{name}" for _, name in functor.params)
-        builds.append(f"    F{index} f{index}{{{inits}}};\n")
+    builds = ""
+    for i, functor in enumerate(functors):
+        params += [f"{ctype} f{i}_{name}" for ctype, name in functor.params]
+        builds += f"    F{i} f{i}{_initializer(functor, f'f{i}_')};\n"
     qualifier = f'extern "C" __global__ void __launch_bounds__({block})' if device == "gpu" else 'extern "C" void'
-    lines.append(f"{qualifier} minigr_kernel({', '.join(params)})\n{{\n{''.join(builds)}    {call};\n}}\n")
-    return "".join(lines)
+    parts.append(f"{qualifier} minigr_kernel({', '.join(params)})\n{{\n{builds}    {call};\n}}\n")
+    return "".join(parts)

@@ -56,7 +56,9 @@ def _capture(name, value):
 
 class Functor:
     """A functor: the body of a C++ struct (an `operator()` and any helpers) whose
-    members are the named captures. Arrays become typed pointers, scalars values.
+    members are the named captures. Arrays become typed pointers, scalars values,
+    and a capture that is itself a Functor becomes a member struct, so a functor
+    can call another (operators wrap user functors this way).
 
     >>> Functor("__device__ int operator()(long long i) const { return deg[i]; }", deg=degrees)
     """
@@ -66,15 +68,27 @@ class Functor:
             raise MinigrError(f"functor {filename}: source must be a non-empty string of CUDA C")
         self.source = source
         self.filename = filename
-        names = sorted(captures)
-        typed = [_capture(name, captures[name]) for name in names]
-        self.params = tuple((ctype, name) for (ctype, _), name in zip(typed, names))
-        self.values = tuple(value for _, value in typed)
+        self.members = []    # (name, C type or nested Functor)
+        self.params = []     # flattened leaves: (C type, name), nested names joined by "__"
+        self.values = []     # the leaves' values, in the order of params
+        for name in sorted(captures):
+            value = captures[name]
+            if isinstance(value, Functor):
+                self.members.append((name, value))
+                self.params += [(ctype, f"{name}__{leaf}") for ctype, leaf in value.params]
+                self.values += value.values
+            else:
+                ctype, value = _capture(name, value)
+                self.members.append((name, ctype))
+                self.params.append((ctype, name))
+                self.values.append(value)
         devices = {device_of(v) for v in self.values if not isinstance(v, numpy.generic)}
         if len(devices) > 1:
             raise MinigrError(f"functor {filename}: captures mix NumPy and CuPy arrays; "
                               "keep them all on one device")
         self.device = devices.pop() if devices else None
+        self.signature = (source, filename, tuple((name, kind.signature if isinstance(kind, Functor) else kind)
+                                                  for name, kind in self.members))
 
     @classmethod
     def from_file(cls, path, **captures):
@@ -85,8 +99,3 @@ class Functor:
         except OSError as exc:
             raise MinigrError(f"cannot read functor file {path}: {exc.strerror}") from None
         return cls(source, filename=os.path.basename(path), **captures)
-
-    @property
-    def signature(self):
-        """What the generated code depends on (not the capture values)."""
-        return (self.source, self.filename, self.params)
