@@ -5,7 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import scipy.sparse
 
-from .transforms.backend import array_module, device_of, resolve_device
+from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
 
 MAX_VERTICES = np.iinfo(np.int32).max  # column indices are int32
@@ -13,7 +13,7 @@ MAX_VERTICES = np.iinfo(np.int32).max  # column indices are int32
 
 def to_host(array):
     """A NumPy view/copy of a NumPy or CuPy array (lists and scalars go through np.asarray)."""
-    if not isinstance(array, np.ndarray) and type(array).__module__.startswith("cupy"):
+    if type(array).__module__.startswith("cupy"):
         return array.get()
     return np.asarray(array)
 
