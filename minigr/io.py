@@ -50,9 +50,10 @@ FORMAT_VERSION = 1
 MAGIC = b"MINIGR\x00\x1a"
 PREFIX = struct.Struct("<8sIII")  # magic, format version, header length, CRC-32 of the rest
 
-# What a text parser hands on: 0-based int64 ids, float weights or None, the vertex count,
-# and whether each entry stands for both directions (Matrix Market "symmetric").
-Edges = namedtuple("Edges", "src dst weights num_vertices mirrored")
+# What a parser hands on: 0-based int64 ids, float weights or None, the vertex count, whether
+# the source is directed, and whether each entry stands for both directions (Matrix Market
+# "symmetric" files store one triangle).
+Edges = namedtuple("Edges", "src dst weights num_vertices directed mirrored")
 
 
 def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
@@ -110,35 +111,40 @@ def read_binary(path):
 
 
 def _shape(edges, options, path):
-    """Apply the load options to parsed edges."""
-    directed = options["directed"]
-    keep = options["weights"] == "keep"
+    """Build the Graph that parsed edges and the load options describe."""
     try:
         graph = Graph.from_edges(
-            edges.src, edges.dst, edges.weights if keep else None,
-            num_vertices=edges.num_vertices, directed=directed is not False and not edges.mirrored,
+            edges.src, edges.dst, edges.weights if options["weights"] == "keep" else None,
+            num_vertices=edges.num_vertices,
+            directed=edges.directed if options["directed"] is None else options["directed"],
             symmetrize=options["symmetrize"] or edges.mirrored,
             remove_self_loops=options["remove_self_loops"],
             remove_duplicates=options["remove_duplicates"], device="cpu")
     except MinigrError as exc:
         raise MinigrError(f"{path}: {exc}") from None
-    if options["weights"] == "random":
-        graph = generators.random_weights(graph, options["weight_seed"])
-    if directed and not graph.directed:
-        graph = Graph(graph.row_offsets, graph.col_indices, graph.weights, directed=True)
-    return graph
+    return _finish(graph, options)
 
 
 def _reshape(graph, options, path):
-    """Apply the load options to a stored graph (as is when they ask for nothing)."""
-    if options == {**options, "directed": None, "symmetrize": False, "remove_self_loops": False,
-                   "remove_duplicates": False, "weights": "keep"}:
-        return graph
-    edges = Edges(graph.edge_sources(), graph.col_indices, graph.weights, graph.num_vertices,
-                  mirrored=False)
-    if options["directed"] is None:
-        options = {**options, "directed": graph.directed}
-    return _shape(edges, options, path)
+    """Apply the load options to a built graph, rebuilding it only when they change edges."""
+    if (options["symmetrize"] or options["remove_self_loops"] or options["remove_duplicates"]
+            or (options["directed"] is False and graph.directed)):
+        edges = Edges(graph.edge_sources(), graph.col_indices, graph.weights,
+                      graph.num_vertices, graph.directed, mirrored=False)
+        return _shape(edges, options, path)
+    return _finish(graph, options)
+
+
+def _finish(graph, options):
+    """`graph` with the weights and the directed flag the options ask for (same edges)."""
+    weights = graph.weights if options["weights"] == "keep" else None
+    directed = graph.directed or bool(options["directed"])
+    if weights is not graph.weights or directed != graph.directed:
+        graph = Graph(graph.row_offsets, graph.col_indices, weights, directed=directed,
+                      device=graph.device)
+    if options["weights"] == "random":
+        graph = generators.random_weights(graph, options["weight_seed"])
+    return graph
 
 
 def _generate(spec, options, progress):
@@ -159,11 +165,8 @@ def _generate(spec, options, progress):
         params[key] = int(value)
     if "scale" not in params:
         raise MinigrError(f"{spec!r} needs scale=S (2^S vertices)")
-    random = options["weights"] == "random"
     with Progress(f"generating {spec}", _shown(progress, params["scale"] >= 20)):
-        graph = generate(**params, weights="random" if random else None,
-                         weight_seed=options["weight_seed"], device="cpu")
-    return _reshape(graph, {**options, "weights": "keep"}, spec)
+        return _reshape(generate(**params, device="cpu"), options, spec)
 
 
 def _shown(progress, big):
@@ -221,7 +224,8 @@ def _parse_matrix_market(path):
             and (dst >= 1).all() and (dst <= rows).all() and _finite(weights))
     if not fine:
         _scan(path, line_number + 1, "%", names, value_type, count=count, id_range=(1, rows))
-    return Edges(src - 1, dst - 1, weights, rows, mirrored=symmetry == "symmetric")
+    mirrored = symmetry == "symmetric"
+    return Edges(src - 1, dst - 1, weights, rows, directed=not mirrored, mirrored=mirrored)
 
 
 def _read_banner(raw, path):
@@ -253,7 +257,7 @@ def _parse_edge_list(path):
             if first:
                 break
         if not first:
-            return Edges(np.zeros(0, np.int64), np.zeros(0, np.int64), None, 0, mirrored=False)
+            return Edges(np.zeros(0, np.int64), np.zeros(0, np.int64), None, 0, True, False)
         if len(first) not in (2, 3):
             raise MinigrError(f"{path}, line {line_number}: expected 2 or 3 columns "
                               f"(source, target[, weight]), found {len(first)}")
@@ -264,7 +268,7 @@ def _parse_edge_list(path):
     if data is None or (src < 0).any() or (dst < 0).any() or not _finite(weights):
         _scan(path, 1, "#", names, np.float64, count=None, id_range=(0, None))
     n = int(max(src.max(), dst.max())) + 1 if len(src) else 0
-    return Edges(src, dst, weights, n, mirrored=False)
+    return Edges(src, dst, weights, n, directed=True, mirrored=False)
 
 
 def _bulk_parse(f, names, value_type, comment):

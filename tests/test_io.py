@@ -311,6 +311,22 @@ def test_save_and_load_binary(tmp_path, weighted):
     assert same_graph(back, g) and not back.directed
     directed = load(tmp_path / "grid.mgr", directed=True, weights="ignore", device="cpu")
     assert directed.directed and directed.weights is None and directed.num_edges == g.num_edges
+    assert same_graph(load(tmp_path / "grid.mgr", remove_duplicates=True, device="cpu"), g)
+
+
+def test_binary_options_rebuild_edges(tmp_path):
+    io.save(Graph.from_edges([0, 1, 1, 2], [1, 1, 2, 0], [4.0, 1.0, 2.0, 3.0], device="cpu"),
+            tmp_path / "d.mgr")
+    g = load(tmp_path / "d.mgr", remove_self_loops=True, symmetrize=True, device="cpu")
+    assert not g.directed and triples_of(g) == [(0, 1, 4.0), (0, 2, 3.0), (1, 0, 4.0),
+                                                 (1, 2, 2.0), (2, 0, 3.0), (2, 1, 2.0)]
+    with pytest.raises(MinigrError, match=r"d.mgr: the edges are not symmetric"):
+        load(tmp_path / "d.mgr", directed=False, device="cpu")
+
+
+def triples_of(graph):
+    return sorted(zip(graph.edge_sources().tolist(), graph.col_indices.tolist(),
+                      graph.weights.tolist()))
 
 
 # ---- generator specs and progress ---------------------------------------------------------
