@@ -133,7 +133,7 @@ class Graph:
         """A graph from CSR arrays, validated; columns are sorted within rows if they are not.
         directed=False requires the adjacency to be symmetric."""
         device = resolve_device(device)
-        row_offsets = _id_array(row_offsets, "row_offsets").astype(np.int64, copy=False)
+        row_offsets = _id_array(row_offsets, "row_offsets")
         col_indices = _id_array(col_indices, "col_indices")
         if len(row_offsets) == 0:
             raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
@@ -147,8 +147,7 @@ class Graph:
         if row_offsets[-1] != len(col_indices):
             raise MinigrError(f"row_offsets ends at {row_offsets[-1]} but col_indices has "
                               f"{len(col_indices)} entries; they must be equal")
-        n = len(row_offsets) - 1
-        _vertex_count(n, col_indices)
+        n = _vertex_count(len(row_offsets) - 1)
         _check_ids(col_indices, n, "col_indices")
         weights = _weight_array(weights, len(col_indices))
         rows = np.repeat(np.arange(n, dtype=np.int64), counts)
@@ -231,10 +230,14 @@ def _weight_array(weights, count):
     if weights.shape != (count,):
         raise MinigrError(f"weights must have one entry per edge ({count}), got shape "
                           f"{weights.shape}")
-    if not np.isfinite(weights).all():
-        i = int(np.flatnonzero(~np.isfinite(weights))[0])
-        raise MinigrError(f"weights must be finite, but weights[{i}] is {weights[i]}")
-    return weights.astype(np.float32)
+    with np.errstate(over="ignore"):
+        as_float32 = weights.astype(np.float32)
+    bad = ~np.isfinite(as_float32)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise MinigrError(f"weights must be finite float32 values, but weights[{i}] is "
+                          f"{weights[i]}")
+    return as_float32
 
 
 def _vertex_count(n, *id_arrays):
