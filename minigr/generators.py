@@ -30,35 +30,39 @@ def kronecker(scale, edge_factor=16, seed=1, *, weights=None, weight_seed=0, dev
     count = edge_factor << scale
     sizes = [min(_CHUNK, count - start) for start in range(0, count, _CHUNK)]
     streams = np.random.SeedSequence(seed).spawn(len(sizes) + 1)
-    with ThreadPoolExecutor(os.cpu_count()) as pool:  # NumPy releases the GIL in each chunk
-        chunks = list(pool.map(_kronecker_chunk, [scale] * len(sizes), sizes, streams[1:]))
-    src = np.concatenate([np.zeros(0, np.uint32)] + [u for u, _ in chunks])
-    dst = np.concatenate([np.zeros(0, np.uint32)] + [v for _, v in chunks])
     perm = _permutation(n, np.random.default_rng(streams[0]))
-    return _undirected(perm[src], perm[dst], n, weights, weight_seed, device)
+
+    def chunk(size, stream):
+        code = _kronecker_codes(scale, size, stream)
+        return perm[code >> 32], perm[code & 0xFFFFFFFF]
+
+    with ThreadPoolExecutor(os.cpu_count()) as pool:  # NumPy releases the GIL in each chunk
+        chunks = list(pool.map(chunk, sizes, streams[1:]))
+    src = np.concatenate([np.zeros(0, np.int64)] + [u for u, _ in chunks])
+    dst = np.concatenate([np.zeros(0, np.int64)] + [v for _, v in chunks])
+    return _undirected(src, dst, n, weights, weight_seed, device)
 
 
-def _quadrant_tables():
-    """Row and column bit of the Kronecker quadrant picked by each 16-bit draw."""
+def _quadrant_bits():
+    """For each 16-bit draw, the Kronecker quadrant it picks as (row bit << 32 | column bit)."""
     a, b, c = KRONECKER_ABC
     draw = (np.arange(1 << 16) + 0.5) / (1 << 16)
-    quadrant = (draw >= a).astype(np.uint8) + (draw >= a + b) + (draw >= a + b + c)
-    return (quadrant >> 1).astype(np.uint32), (quadrant & 1).astype(np.uint32)
+    quadrant = (draw >= a).astype(np.uint64) + (draw >= a + b) + (draw >= a + b + c)
+    return (quadrant >> 1) << 32 | (quadrant & 1)
 
 
-_ROW_BIT, _COL_BIT = _quadrant_tables()
+_QUADRANT_BITS = _quadrant_bits()
 
 
-def _kronecker_chunk(scale, size, stream):
-    """`size` Kronecker edges (unpermuted ids) from one random stream."""
+def _kronecker_codes(scale, size, stream):
+    """`size` Kronecker edges (unpermuted) from one random stream, each as row << 32 | column:
+    one shift moves both ids down a level, one lookup adds both new bits."""
     draws = np.random.default_rng(stream).integers(0, 1 << 16, (scale, size), dtype=np.uint16)
-    u, v = np.zeros(size, np.uint32), np.zeros(size, np.uint32)
+    code = np.zeros(size, np.uint64)
     for level in draws:
-        u <<= 1
-        u |= _ROW_BIT[level]
-        v <<= 1
-        v |= _COL_BIT[level]
-    return u, v
+        code <<= 1
+        code |= _QUADRANT_BITS[level]
+    return code
 
 
 def rgg(scale, seed=1, *, weights=None, weight_seed=0, device=None):

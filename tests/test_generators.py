@@ -46,11 +46,17 @@ def test_kronecker_permutes_ids(monkeypatch):
 
 def test_kronecker_quadrant_probabilities():
     """With scale 1 every edge is one quadrant draw: check the frequencies of A, B, C, D."""
-    g_counts = {}
-    for u, v in zip(*generators._kronecker_chunk(1, 400_000, np.random.SeedSequence(7))):
-        g_counts[u, v] = g_counts.get((u, v), 0) + 1
-    freq = [g_counts[q] / 400_000 for q in ((0, 0), (0, 1), (1, 0), (1, 1))]
-    assert np.allclose(freq, [0.57, 0.19, 0.19, 0.05], atol=0.004)
+    codes = generators._kronecker_codes(1, 400_000, np.random.SeedSequence(7))
+    freq = np.bincount((codes >> 32) * 2 + (codes & 1), minlength=4) / 400_000
+    assert np.allclose(freq, [0.57, 0.19, 0.19, 0.05], atol=0.004)  # quadrants A, B, C, D
+
+
+def test_kronecker_ids_use_every_level():
+    codes = generators._kronecker_codes(20, 100_000, np.random.SeedSequence(8))
+    u, v = codes >> 32, codes & 0xFFFFFFFF
+    assert u.max() < 2**20 and v.max() < 2**20
+    assert (u >> 19).mean() == pytest.approx(0.24, abs=0.01)  # top bit: quadrant C or D
+    assert (v & 1).mean() == pytest.approx(0.24, abs=0.01)  # lowest bit: quadrant B or D
 
 
 def test_grid_edges_join_grid_neighbours(monkeypatch):
