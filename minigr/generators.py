@@ -125,9 +125,8 @@ def _undirected(src, dst, n, weights, weight_seed, device):
     """The generators' common end: symmetrize, drop loops and duplicates, add weights."""
     if weights not in (None, "random"):
         raise MinigrError(f"weights must be None or 'random', got {weights!r}")
-    graph = Graph.from_edges(src.astype(np.int64), dst.astype(np.int64), num_vertices=n,
-                             symmetrize=True, remove_self_loops=True, remove_duplicates=True,
-                             device="cpu")
+    graph = Graph.from_edges(src, dst, num_vertices=n, symmetrize=True,
+                             remove_self_loops=True, remove_duplicates=True, device="cpu")
     if weights == "random":
         graph = random_weights(graph, weight_seed)
     return graph.to(device)
