@@ -101,8 +101,8 @@ class Graph:
         weights = (np.ones(self.num_edges, np.float32) if self.weights is None
                    else to_host(self.weights))
         n = self.num_vertices
-        return scipy.sparse.csr_matrix(
-            (weights, to_host(self.col_indices), to_host(self.row_offsets)), shape=(n, n), copy=True)
+        return scipy.sparse.csr_matrix((weights, to_host(self.col_indices),
+                                        to_host(self.row_offsets)), shape=(n, n), copy=True)
 
     # ---- constructors -------------------------------------------------------------------
 

@@ -87,8 +87,9 @@ def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
             graph = _read_cache(source, options) if cache else None
             if graph is None:
                 report.stage("parsing")
-                parse = _parse_matrix_market if kind == "mtx" else _parse_edge_list
-                graph = _shape(parse(source), options, source)
+                edges = (_parse_matrix_market if kind == "mtx" else _parse_edge_list)(source)
+                report.stage("building the graph")
+                graph = _shape(edges, options, source)
                 if cache:
                     report.stage("writing the binary cache")
                     _write_cache(source, graph, options)
