@@ -72,9 +72,10 @@ def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
     device = resolve_device(device)
     if weights not in WEIGHT_MODES:
         raise MinigrError(f"weights must be one of {', '.join(WEIGHT_MODES)}; got {weights!r}")
-    options = {"directed": directed, "symmetrize": symmetrize,
-               "remove_self_loops": remove_self_loops, "remove_duplicates": remove_duplicates,
-               "weights": weights, "weight_seed": weight_seed}
+    options = {"directed": None if directed is None else bool(directed),
+               "symmetrize": bool(symmetrize), "remove_self_loops": bool(remove_self_loops),
+               "remove_duplicates": bool(remove_duplicates), "weights": weights,
+               "weight_seed": int(weight_seed)}  # plain values: they go into the cache header
     source = os.fspath(source)
     if not os.path.exists(source) and re.match(r"[A-Za-z]\w*:", source):
         return _generate(source, options, progress).to(device)
@@ -152,7 +153,7 @@ def _generate(spec, options, progress):
     """The graph a generator spec names, e.g. kron:scale=21,edge_factor=16,seed=1."""
     name, _, arguments = spec.partition(":")
     if name not in GENERATORS:
-        raise MinigrError(f"unknown generator {name!r} in {spec!r}; accepted: "
+        raise MinigrError(f"{spec!r} is neither a file nor a generator spec; generators: "
                           f"{', '.join(GENERATORS)}")
     generate, keys = GENERATORS[name]
     params = {key: value for key, value in SPEC_DEFAULTS.items() if key in keys}

@@ -200,8 +200,8 @@ def test_weight_modes(tmp_path):
     r = load(path, weights="random", weight_seed=9, device="cpu")
     w = r.to_scipy()
     assert w[0, 1] == w[1, 0] and 1 <= w[1, 2] <= 64  # a function of the undirected edge
-    assert np.array_equal(load(path, weights="random", weight_seed=9, device="cpu").weights,
-                          r.weights)
+    assert np.array_equal(load(path, weights="random", weight_seed=np.int64(9),
+                               device="cpu").weights, r.weights)  # from the cache this time
     with pytest.raises(MinigrError, match="weights must be one of keep, ignore, random"):
         load(path, weights="uniform", device="cpu")
 
@@ -342,7 +342,8 @@ def test_generator_specs():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("tree:scale=4", r"unknown generator 'tree' .*accepted: kron, rgg, grid"),
+    ("tree:scale=4", r"'tree:scale=4' is neither a file nor a generator spec; "
+                     r"generators: kron, rgg, grid"),
     ("kron:scale=4,degree=3", r"unknown key 'degree' .*kron accepts scale, edge_factor, seed"),
     ("grid:scale=4,edge_factor=2", r"grid accepts scale, seed"),
     ("rgg:seed=3", r"needs scale=S"),
