@@ -252,9 +252,8 @@ def _vertex_count(n, *id_arrays):
 
 
 def _check_ids(ids, n, name):
-    bad = (ids < 0) | (ids >= n)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    if ids.size and (ids.min() < 0 or ids.max() >= n):  # two reductions, no temporaries
+        i = int(np.flatnonzero((ids < 0) | (ids >= n))[0])
         raise MinigrError(f"{name}[{i}] = {ids[i]} is out of range for {n} vertices "
                           f"(ids are 0 to {n - 1})")
 
