@@ -290,6 +290,6 @@ def _is_symmetric(key, weights, shift):
     """Whether the multiset of (src, dst, weight) equals that of (dst, src, weight)."""
     flipped = (key & ((1 << shift) - 1)) << shift | key >> shift
     if weights is None:
-        return np.array_equal(key, np.sort(flipped))
+        return np.array_equal(key, _parallel_sort(flipped))
     a, b = np.lexsort((weights, key)), np.lexsort((weights, flipped))
     return np.array_equal(key[a], flipped[b]) and np.array_equal(weights[a], weights[b])

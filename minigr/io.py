@@ -26,7 +26,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import generators
-from .graph import Graph
+from .graph import Graph, to_host
 from .progress import Progress
 from .transforms.backend import resolve_device
 from .transforms.errors import MinigrError
@@ -99,6 +99,9 @@ def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
 
 def save(graph, path):
     """Write `graph` as a minigr binary file (.mgr), atomically."""
+    path = os.fspath(path)
+    if not path.lower().endswith(BINARY):
+        raise MinigrError(f"{path}: a minigr binary graph file must end in {BINARY}")
     _write_binary(path, graph, {"source": None, "options": None})
 
 
@@ -382,10 +385,9 @@ def _write_cache(path, graph, options):
 
 
 def _arrays(graph):
-    arrays = [graph.row_offsets.astype("<i8"), graph.col_indices.astype("<i4")]
-    if graph.weights is not None:
-        arrays.append(graph.weights.astype("<f4"))
-    return arrays
+    """The arrays of `graph` on the host, in the file's byte order."""
+    arrays = [(graph.row_offsets, "<i8"), (graph.col_indices, "<i4"), (graph.weights, "<f4")]
+    return [to_host(a).astype(t, copy=False) for a, t in arrays if a is not None]
 
 
 def _write_binary(path, graph, meta):

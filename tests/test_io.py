@@ -314,6 +314,11 @@ def test_save_and_load_binary(tmp_path, weighted):
     assert same_graph(load(tmp_path / "grid.mgr", remove_duplicates=True, device="cpu"), g)
 
 
+def test_save_needs_the_binary_extension(tmp_path):
+    with pytest.raises(MinigrError, match=r"g.bin: a minigr binary graph file must end in .mgr"):
+        io.save(Graph.from_edges([0], [1], device="cpu"), tmp_path / "g.bin")
+
+
 def test_binary_options_rebuild_edges(tmp_path):
     io.save(Graph.from_edges([0, 1, 1, 2], [1, 1, 2, 0], [4.0, 1.0, 2.0, 3.0], device="cpu"),
             tmp_path / "d.mgr")
