@@ -1,0 +1,295 @@
+"""Graph: a CSR adjacency on one device, with a transpose built on demand."""
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import scipy.sparse
+
+from .transforms.backend import array_module, resolve_device
+from .transforms.errors import MinigrError
+
+MAX_VERTICES = np.iinfo(np.int32).max  # column indices are int32
+
+
+def to_host(array):
+    """A NumPy view/copy of a NumPy or CuPy array (lists and scalars go through np.asarray)."""
+    if type(array).__module__.startswith("cupy"):
+        return array.get()
+    return np.asarray(array)
+
+
+def _move(array, device):
+    """`array` on `device` (no copy when it is already there)."""
+    if array is None:
+        return None
+    if device == "cpu":
+        return to_host(array)
+    return array_module(device).asarray(array)
+
+
+class Graph:
+    """A graph in CSR form: out-neighbours of vertex v are
+    col_indices[row_offsets[v]:row_offsets[v + 1]], sorted, with the matching weights.
+
+    row_offsets is int64 (length V + 1), col_indices int32, weights float32 or None.
+    All arrays live on `device` ("gpu": CuPy, "cpu": NumPy); `xp` is that array module.
+    An undirected graph stores every edge in both directions.
+    """
+
+    def __init__(self, row_offsets, col_indices, weights=None, *, directed=True, device="cpu"):
+        """Wrap CSR arrays that are already valid (use the from_* constructors to validate)."""
+        self.device = device
+        self.xp = array_module(device)
+        self.row_offsets = _move(row_offsets, device)
+        self.col_indices = _move(col_indices, device)
+        self.weights = _move(weights, device)
+        self.directed = bool(directed)
+        self._reverse = None
+
+    @property
+    def num_vertices(self):
+        return len(self.row_offsets) - 1
+
+    @property
+    def num_edges(self):
+        """Stored directed edges (an undirected edge counts twice, a self-loop once)."""
+        return len(self.col_indices)
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        weighted = "weighted" if self.weights is not None else "unweighted"
+        return (f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
+                f"{kind}, {weighted}, device={self.device!r})")
+
+    def out_degrees(self):
+        """Out-degree of every vertex (int64, on the graph's device)."""
+        return self.xp.diff(self.row_offsets)
+
+    def edge_sources(self):
+        """Source vertex of every stored edge (int64, on the graph's device): the CSR rows
+        expanded to one entry per edge."""
+        xp = self.xp
+        return xp.searchsorted(self.row_offsets, xp.arange(self.num_edges), side="right") - 1
+
+    def reverse(self):
+        """The transpose (in-neighbours as CSR, i.e. the CSC of this graph), built once and
+        cached; an undirected graph is its own transpose, so it returns self."""
+        if not self.directed:
+            return self
+        if self._reverse is None:
+            xp = self.xp
+            sources = self.edge_sources()
+            order = xp.argsort(self.col_indices, kind="stable")  # keeps sources sorted per column
+            counts = xp.bincount(self.col_indices, minlength=self.num_vertices)
+            row_offsets = xp.concatenate([xp.zeros(1, np.int64), xp.cumsum(counts)])
+            weights = None if self.weights is None else self.weights[order]
+            self._reverse = Graph(row_offsets, sources[order].astype(np.int32), weights,
+                                  directed=True, device=self.device)
+            self._reverse._reverse = self
+        return self._reverse
+
+    def to(self, device):
+        """This graph on `device` ("gpu" or "cpu"); self when it is already there."""
+        device = resolve_device(device)
+        if device == self.device:
+            return self
+        return Graph(self.row_offsets, self.col_indices, self.weights,
+                     directed=self.directed, device=device)
+
+    def to_scipy(self):
+        """A scipy.sparse.csr_matrix copy on the host; data is the weights, or ones."""
+        weights = (np.ones(self.num_edges, np.float32) if self.weights is None
+                   else to_host(self.weights))
+        n = self.num_vertices
+        return scipy.sparse.csr_matrix((weights, to_host(self.col_indices),
+                                        to_host(self.row_offsets)), shape=(n, n), copy=True)
+
+    # ---- constructors -------------------------------------------------------------------
+
+    @classmethod
+    def from_edges(cls, src, dst, weights=None, *, num_vertices=None, directed=True,
+                   symmetrize=False, remove_self_loops=False, remove_duplicates=False, device=None):
+        """A graph from edge arrays src[i] -> dst[i] (NumPy, CuPy or sequences; 0-based ids).
+
+        num_vertices defaults to the largest id + 1. symmetrize adds the reverse of every
+        non-loop edge and makes the graph undirected; directed=False without it requires the
+        edges to be symmetric already. remove_duplicates keeps one copy of each (src, dst)
+        pair, with the smallest of its weights.
+        """
+        device = resolve_device(device)
+        src, dst = _id_array(src, "src"), _id_array(dst, "dst")
+        if len(src) != len(dst):
+            raise MinigrError(f"src and dst lengths differ: {len(src)} vs {len(dst)}")
+        weights = _weight_array(weights, len(src))
+        n = _vertex_count(num_vertices, src, dst)
+        for name, ids in (("src", src), ("dst", dst)):
+            _check_ids(ids, n, name)
+        return cls._build(src, dst, weights, n, directed=directed, symmetrize=symmetrize,
+                          remove_self_loops=remove_self_loops,
+                          remove_duplicates=remove_duplicates, device=device)
+
+    @classmethod
+    def from_csr(cls, row_offsets, col_indices, weights=None, *, directed=True, device=None):
+        """A graph from CSR arrays, validated; columns are sorted within rows if they are not.
+        directed=False requires the adjacency to be symmetric."""
+        device = resolve_device(device)
+        row_offsets = _id_array(row_offsets, "row_offsets")
+        col_indices = _id_array(col_indices, "col_indices")
+        if len(row_offsets) == 0:
+            raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
+        if row_offsets[0] != 0:
+            raise MinigrError(f"row_offsets must start at 0, got {row_offsets[0]}")
+        counts = np.diff(row_offsets)
+        if (counts < 0).any():
+            row = int(np.flatnonzero(counts < 0)[0])
+            raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
+                              f"count ({counts[row]})")
+        if row_offsets[-1] != len(col_indices):
+            raise MinigrError(f"row_offsets ends at {row_offsets[-1]} but col_indices has "
+                              f"{len(col_indices)} entries; they must be equal")
+        n = _vertex_count(len(row_offsets) - 1)
+        _check_ids(col_indices, n, "col_indices")
+        weights = _weight_array(weights, len(col_indices))
+        rows = np.repeat(np.arange(n, dtype=np.int64), counts)
+        unsorted = (col_indices[1:] < col_indices[:-1]) & (rows[1:] == rows[:-1])
+        if unsorted.any() or not directed:
+            return cls._build(rows, col_indices, weights, n, directed=directed, device=device)
+        return cls(row_offsets, col_indices.astype(np.int32), weights, directed=True, device=device)
+
+    @classmethod
+    def from_scipy(cls, matrix, *, weighted=True, **options):
+        """A graph from a square scipy.sparse matrix or array: entry (i, j) is edge i -> j,
+        its value the weight when `weighted`. Explicit zeros are edges. Other options as
+        for from_edges."""
+        rows, cols = matrix.shape
+        if rows != cols:
+            raise MinigrError(f"an adjacency matrix must be square, got {rows} x {cols}")
+        coo = matrix.tocoo()
+        return cls.from_edges(coo.row, coo.col, coo.data if weighted else None,
+                              num_vertices=rows, **options)
+
+    @classmethod
+    def from_networkx(cls, g, weight="weight", *, device=None):
+        """A graph from a networkx graph; vertex i is the i-th node of list(g).
+
+        weight names the edge attribute to use (edges without it weigh 1, as in networkx);
+        None gives an unweighted graph. An undirected networkx graph becomes undirected.
+        """
+        index = {node: i for i, node in enumerate(g)}
+        edges = list(g.edges(data=weight, default=1)) if weight is not None else list(g.edges())
+        src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
+        dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
+        weights = None if weight is None else np.fromiter((e[2] for e in edges), np.float64,
+                                                          len(edges))
+        undirected = not g.is_directed()
+        return cls.from_edges(src, dst, weights, num_vertices=len(index), directed=not undirected,
+                              symmetrize=undirected, device=device)
+
+    @classmethod
+    def _build(cls, src, dst, weights, n, *, directed=True, symmetrize=False,
+               remove_self_loops=False, remove_duplicates=False, device="cpu"):
+        """Shape checked int64 host edge arrays into a sorted CSR Graph on `device`.
+
+        Edges become keys src << shift | dst, whose sorted order is the CSR order."""
+        shift = max(n - 1, 0).bit_length()
+        if remove_self_loops:
+            keep = src != dst
+            src, dst = src[keep], dst[keep]
+            weights = None if weights is None else weights[keep]
+        key = src << shift | dst
+        if symmetrize:
+            other = src != dst
+            key = np.concatenate([key, dst[other] << shift | src[other]])
+            if weights is not None:
+                weights = np.concatenate([weights, weights[other]])
+            directed = False
+        key, weights = _sorted_keys(key, weights, remove_duplicates)
+        if not directed and not symmetrize and not _is_symmetric(key, weights, shift):
+            raise MinigrError("the edges are not symmetric, so the graph cannot be undirected; "
+                              "pass symmetrize=True to add the reverse edges")
+        row_offsets = np.searchsorted(key, np.arange(n + 1, dtype=np.int64) << shift)
+        col_indices = (key & ((1 << shift) - 1)).astype(np.int32)
+        return cls(row_offsets, col_indices, weights, directed=directed, device=device)
+
+
+def _id_array(ids, name):
+    """A 1-D int64 host array of vertex ids or offsets."""
+    ids = to_host(ids)
+    if ids.ndim != 1:
+        raise MinigrError(f"{name} must be one-dimensional, got shape {ids.shape}")
+    if ids.size and not np.issubdtype(ids.dtype, np.integer):
+        raise MinigrError(f"{name} must hold integers, got dtype {ids.dtype}")
+    return ids.astype(np.int64, copy=False)
+
+
+def _weight_array(weights, count):
+    """A float32 host array of `count` finite weights, or None."""
+    if weights is None:
+        return None
+    weights = to_host(weights)
+    if weights.shape != (count,):
+        raise MinigrError(f"weights must have one entry per edge ({count}), got shape "
+                          f"{weights.shape}")
+    with np.errstate(over="ignore"):
+        as_float32 = weights.astype(np.float32)
+    bad = ~np.isfinite(as_float32)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise MinigrError(f"weights must be finite float32 values, but weights[{i}] is "
+                          f"{weights[i]}")
+    return as_float32
+
+
+def _vertex_count(n, *id_arrays):
+    """The vertex count: `n` checked, or the largest id + 1."""
+    if n is None:
+        n = max((int(ids.max()) + 1 for ids in id_arrays if ids.size), default=0)
+    if n < 0:
+        raise MinigrError(f"num_vertices must be >= 0, got {n}")
+    if n > MAX_VERTICES:
+        raise MinigrError(f"{n} vertices do not fit int32 column indices (max {MAX_VERTICES})")
+    return int(n)
+
+
+def _check_ids(ids, n, name):
+    if ids.size and (ids.min() < 0 or ids.max() >= n):  # two reductions, no temporaries
+        i = int(np.flatnonzero((ids < 0) | (ids >= n))[0])
+        raise MinigrError(f"{name}[{i}] = {ids[i]} is out of range for {n} vertices "
+                          f"(ids are 0 to {n - 1})")
+
+
+def _sorted_keys(key, weights, remove_duplicates):
+    """Edge keys sorted, with their weights; with remove_duplicates, one key per
+    (src, dst) pair carrying the pair's smallest weight."""
+    if weights is None:
+        key = _parallel_sort(key)
+    else:
+        order = np.argsort(key, kind="stable")
+        key, weights = key[order], weights[order]
+    if remove_duplicates and key.size:
+        first = np.concatenate([[True], key[1:] != key[:-1]])
+        if weights is not None:
+            weights = np.minimum.reduceat(weights, np.flatnonzero(first))
+        key = key[first]
+    return key, weights
+
+
+def _parallel_sort(key):
+    """np.sort using every core: pieces sorted in threads (NumPy releases the GIL), then
+    merged by a stable sort, which merges presorted runs in near-linear time."""
+    pieces = np.array_split(key, os.cpu_count() or 1)
+    if key.size < (1 << 20) or len(pieces) == 1:
+        return np.sort(key)
+    with ThreadPoolExecutor(len(pieces)) as pool:
+        key = np.concatenate(list(pool.map(np.sort, pieces)))
+    key.sort(kind="stable")
+    return key
+
+
+def _is_symmetric(key, weights, shift):
+    """Whether the multiset of (src, dst, weight) equals that of (dst, src, weight)."""
+    flipped = (key & ((1 << shift) - 1)) << shift | key >> shift
+    if weights is None:
+        return np.array_equal(key, _parallel_sort(flipped))
+    a, b = np.lexsort((weights, key)), np.lexsort((weights, flipped))
+    return np.array_equal(key[a], flipped[b]) and np.array_equal(weights[a], weights[b])

@@ -1,0 +1,216 @@
+"""Graph: construction, validation and round trips against SciPy and networkx (CPU)."""
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from minigr import Graph, MinigrError
+
+SEEDS = [0, 1, 2, 3]
+
+
+def random_edges(seed, n=40, m=300):
+    """Edges with duplicates and self-loops (small n makes both likely)."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 100, m).astype(np.float32)
+
+
+def triples(graph):
+    """The stored edges as a sorted list of (src, dst, weight)."""
+    src = graph.edge_sources().tolist()
+    weights = graph.weights.tolist() if graph.weights is not None else [None] * graph.num_edges
+    return sorted(zip(src, graph.col_indices.tolist(), weights))
+
+
+def check_csr(graph):
+    """The invariants every Graph keeps."""
+    assert graph.row_offsets.dtype == np.int64 and graph.col_indices.dtype == np.int32
+    assert graph.weights is None or graph.weights.dtype == np.float32
+    assert graph.row_offsets[0] == 0 and graph.row_offsets[-1] == graph.num_edges
+    assert (np.diff(graph.row_offsets) >= 0).all()
+    src = graph.edge_sources()
+    same_row = src[1:] == src[:-1]
+    assert (graph.col_indices[1:][same_row] >= graph.col_indices[:-1][same_row]).all()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_from_edges_keeps_every_edge(seed):
+    src, dst, w = random_edges(seed)
+    g = Graph.from_edges(src, dst, w, num_vertices=40, device="cpu")
+    check_csr(g)
+    assert g.directed and g.num_vertices == 40 and g.num_edges == len(src)
+    assert triples(g) == sorted(zip(src.tolist(), dst.tolist(), w.tolist()))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_remove_duplicates_keeps_smallest_weight(seed):
+    src, dst, w = random_edges(seed)
+    g = Graph.from_edges(src, dst, w, remove_duplicates=True, remove_self_loops=True, device="cpu")
+    check_csr(g)
+    smallest = {}
+    for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()):
+        if u != v:
+            smallest[u, v] = min(x, smallest.get((u, v), np.inf))
+    assert triples(g) == sorted((u, v, x) for (u, v), x in smallest.items())
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_symmetrize_adds_reverse_edges_once(seed):
+    src, dst, _ = random_edges(seed)
+    g = Graph.from_edges(src, dst, symmetrize=True, device="cpu")
+    check_csr(g)
+    assert not g.directed
+    loops = src == dst
+    expected = sorted(zip(np.r_[src, dst[~loops]].tolist(), np.r_[dst, src[~loops]].tolist(),
+                          [None] * (len(src) + (~loops).sum())))
+    assert triples(g) == expected
+    a = g.to_scipy()
+    assert (a != a.T).nnz == 0
+
+
+def test_symmetrized_weights_stay_symmetric_after_deduplication():
+    g = Graph.from_edges([0, 1, 0], [1, 0, 1], [5.0, 2.0, 7.0], symmetrize=True,
+                         remove_duplicates=True, device="cpu")
+    assert triples(g) == [(0, 1, 2.0), (1, 0, 2.0)]
+
+
+def test_undirected_requires_symmetric_edges():
+    with pytest.raises(MinigrError, match="not symmetric.*symmetrize=True"):
+        Graph.from_edges([0, 1], [1, 2], directed=False, device="cpu")
+    with pytest.raises(MinigrError, match="not symmetric"):  # same pairs, different weights
+        Graph.from_edges([0, 1], [1, 0], [1.0, 2.0], directed=False, device="cpu")
+    g = Graph.from_edges([0, 1, 2], [1, 0, 2], [3.0, 3.0, 1.0], directed=False, device="cpu")
+    assert not g.directed and g.reverse() is g
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: Graph.from_edges([0, 1], [1], device="cpu"), "src and dst lengths differ: 2 vs 1"),
+    (lambda: Graph.from_edges([0, 1], [1, 7], num_vertices=5, device="cpu"),
+     r"dst\[1\] = 7 is out of range for 5 vertices"),
+    (lambda: Graph.from_edges([0, -2], [1, 1], device="cpu"), r"src\[1\] = -2 is out of range"),
+    (lambda: Graph.from_edges([0], [1], num_vertices=-1, device="cpu"),
+     "num_vertices must be >= 0, got -1"),
+    (lambda: Graph.from_edges([0.5], [1.0], device="cpu"), "src must hold integers"),
+    (lambda: Graph.from_edges([[0]], [[1]], device="cpu"), "src must be one-dimensional"),
+    (lambda: Graph.from_edges([0, 1], [1, 0], [1.0], device="cpu"),
+     r"weights must have one entry per edge \(2\)"),
+    (lambda: Graph.from_edges([0, 1], [1, 0], [1.0, np.nan], device="cpu"),
+     r"weights must be finite float32 values, but weights\[1\] is nan"),
+    (lambda: Graph.from_edges([0, 1], [1, 0], [1e300, 1.0], device="cpu"),
+     r"but weights\[0\] is 1e\+300"),
+    (lambda: Graph.from_edges([0], [1], num_vertices=2**31, device="cpu"),
+     "do not fit int32"),
+    (lambda: Graph.from_csr([], [], device="cpu"), "got an empty array"),
+    (lambda: Graph.from_csr([1, 2], [0, 0], device="cpu"), "must start at 0, got 1"),
+    (lambda: Graph.from_csr([0, 2, 1, 2], [0, 1], device="cpu"),
+     r"row 1 has a negative count \(-1\)"),
+    (lambda: Graph.from_csr([0, 1, 3], [0, 1], device="cpu"),
+     "ends at 3 but col_indices has 2 entries"),
+    (lambda: Graph.from_csr([0, 1, 2], [0, 2], device="cpu"),
+     r"col_indices\[1\] = 2 is out of range for 2 vertices"),
+    (lambda: Graph.from_csr([0, 1, 1], [1], directed=False, device="cpu"), "not symmetric"),
+    (lambda: Graph.from_scipy(sp.random(3, 4, density=0.5), device="cpu"),
+     "must be square, got 3 x 4"),
+])
+def test_validation_errors(call, message):
+    with pytest.raises(MinigrError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_from_csr_sorts_columns_and_round_trips(seed):
+    rng = np.random.default_rng(seed)
+    m = sp.random(30, 30, density=0.2, random_state=seed, format="csr", dtype=np.float32)
+    g = Graph.from_csr(m.indptr, m.indices, m.data, device="cpu")
+    check_csr(g)
+    assert abs(g.to_scipy() - m).max() == 0
+    order = np.concatenate([rng.permutation(np.arange(a, b))
+                            for a, b in zip(m.indptr[:-1], m.indptr[1:])])
+    shuffled = Graph.from_csr(m.indptr, m.indices[order], m.data[order], device="cpu")
+    check_csr(shuffled)
+    assert triples(shuffled) == triples(g)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_reverse_is_the_scipy_transpose(seed):
+    src, dst, w = random_edges(seed)
+    g = Graph.from_edges(src, dst, w, num_vertices=45, device="cpu")
+    r = g.reverse()
+    check_csr(r)
+    assert r.directed and r.num_vertices == 45 and r.num_edges == g.num_edges
+    assert triples(r) == sorted(zip(dst.tolist(), src.tolist(), w.tolist()))
+    assert abs(r.to_scipy() - g.to_scipy().T.tocsr()).max() == 0
+    assert g.reverse() is r and r.reverse() is g
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_out_degrees_and_edge_sources(seed):
+    src, dst, _ = random_edges(seed)
+    g = Graph.from_edges(src, dst, device="cpu")
+    m = g.to_scipy()
+    assert np.array_equal(g.out_degrees(), np.diff(m.indptr))
+    assert np.array_equal(g.out_degrees(), np.bincount(src, minlength=g.num_vertices))
+    assert np.array_equal(g.edge_sources(), np.repeat(np.arange(g.num_vertices), g.out_degrees()))
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_empty_and_one_vertex_graphs(n):
+    g = Graph.from_edges([], [], num_vertices=n, device="cpu")
+    check_csr(g)
+    assert (g.num_vertices, g.num_edges) == (n, 0)
+    assert g.out_degrees().tolist() == [0] * n
+    assert g.reverse().num_vertices == n and g.reverse().num_edges == 0
+    assert g.to_scipy().shape == (n, n)
+    assert Graph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64),
+                            device="cpu").num_vertices == 0
+
+
+def test_one_vertex_with_self_loop():
+    g = Graph.from_edges([0], [0], [2.5], device="cpu")
+    assert (g.num_vertices, g.num_edges, g.weights.tolist()) == (1, 1, [2.5])
+    assert Graph.from_edges([0], [0], symmetrize=True, device="cpu").num_edges == 1
+    assert Graph.from_edges([0], [0], remove_self_loops=True, device="cpu").num_edges == 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_from_scipy_round_trip(seed):
+    m = sp.random(25, 25, density=0.15, random_state=seed, format="coo", dtype=np.float32)
+    for matrix in (m, m.tocsr(), sp.csc_array(m)):
+        g = Graph.from_scipy(matrix, device="cpu")
+        check_csr(g)
+        assert g.num_edges == m.nnz and abs(g.to_scipy() - m.tocsr()).max() == 0
+    unweighted = Graph.from_scipy(m, weighted=False, device="cpu")
+    assert unweighted.weights is None and unweighted.num_edges == m.nnz
+
+
+def test_from_networkx_directed_and_undirected():
+    d = nx.DiGraph()
+    d.add_nodes_from(["a", "b", "c", "lonely"])
+    d.add_weighted_edges_from([("a", "b", 3.0), ("b", "c", 1.5), ("c", "a", 2.0)])
+    d.add_edge("a", "c")  # no weight attribute: weighs 1, as in networkx
+    g = Graph.from_networkx(d, device="cpu")
+    assert g.directed and g.num_vertices == 4
+    expected = nx.to_scipy_sparse_array(d, nodelist=list(d), dtype=np.float32)
+    assert abs(g.to_scipy() - expected).max() == 0
+    u = nx.gnm_random_graph(30, 60, seed=5)
+    u.add_edge(3, 3)
+    h = Graph.from_networkx(u, weight=None, device="cpu")
+    assert not h.directed and h.weights is None
+    assert h.num_edges == 2 * 60 + 1
+    assert abs(h.to_scipy() - nx.to_scipy_sparse_array(u, nodelist=list(u))).max() == 0
+
+
+def test_to_and_repr():
+    g = Graph.from_edges([0, 1], [1, 2], [1.0, 2.0], device="cpu")
+    assert g.to("cpu") is g and g.xp is np
+    assert repr(g) == ("Graph(num_vertices=3, num_edges=2, directed, weighted, device='cpu')")
+    with pytest.raises(MinigrError, match="unknown device 'tpu'"):
+        g.to("tpu")
+
+
+def test_to_scipy_is_a_copy():
+    g = Graph.from_edges([0, 1], [1, 2], [1.0, 2.0], device="cpu")
+    m = g.to_scipy()
+    m.data[:] = 9
+    m.indices[:] = 0
+    assert g.weights.tolist() == [1.0, 2.0] and g.col_indices.tolist() == [1, 2]
