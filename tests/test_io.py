@@ -40,9 +40,9 @@ def same_as_scipy(graph, path):
     """graph equals what scipy.io.mmread reads from path (duplicates summed on both sides)."""
     expected = sp.csr_matrix(scipy.io.mmread(str(path)))
     actual = graph.to_scipy()
-    assert actual.shape == expected.shape
-    assert abs(actual - expected).max() < 1e-5 * max(1, abs(expected).max()) if expected.nnz \
-        else actual.nnz == 0
+    assert actual.shape == expected.shape and actual.nnz >= expected.nnz
+    if expected.nnz:
+        assert abs(actual - expected).max() <= 1e-6 * abs(expected).max()  # float32 weights
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
