@@ -25,7 +25,7 @@ void apply(int src, int dst, long long edge, long long rank, long long out_idx, 
 DISTANCE = "double operator()(int v) const { return dist[v]; }"
 # The parent of v: its smallest in-neighbour on a shortest path.
 PARENT = """int operator()(int v, int u, long long edge) const {
-    return u != v && dist[u] + weights[edge] == dist[v] ? u : 2147483647;
+    return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : 2147483647;
 }"""
 
 

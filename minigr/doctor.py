@@ -26,8 +26,51 @@ def transform_samples():
                                            "{ return x[i]; }", x=out), op=op)
 
 
+def operator_samples():
+    """Each operator and each of its variants once, on a tiny CPU graph."""
+    from .frontier import Frontier
+    from .io import load
+    from .operators import advance, advance_pull, compute, filter_frontier, neighbor_reduce, split_near_far
+    graph = load("kron:scale=6,edge_factor=4,seed=1", device="cpu")
+    n = graph.num_vertices
+    edge_op = Functor("bool cond(int s, int d, long long e, long long r, long long o, int it) const "
+                      "{ return d % 2; }\nvoid apply(int s, int d, long long e, long long r, long long o, int it) "
+                      "const {}")
+    frontier = Frontier.from_ids([0, 1, 2], n, "cpu")
+    for source in (frontier, None):
+        for output in (True, False):
+            advance(graph, source, edge_op, output=output)
+    advance(graph, frontier, edge_op, idempotent=True)
+    advance_pull(graph, Frontier.all_vertices(n, "cpu"), frontier, edge_op)
+    filter_frontier(frontier, Functor("bool cond(int v, int it) const { return v > 0; }"))
+    vertex_value = Functor("double operator()(int v, int u, long long e) const { return u; }")
+    for direction in ("out", "in"):
+        neighbor_reduce(graph, vertex_value, direction=direction)
+        neighbor_reduce(graph, vertex_value, frontier=frontier, direction=direction, reduce="max")
+    compute(graph, frontier, Functor("void operator()(int v, int it) const {}"))
+    split_near_far(frontier, Functor("double operator()(int v) const { return v; }"), 1.0)
+    frontier.to_dense().to_sparse()
+
+
+def primitive_samples():
+    """Every primitive and variant once, on a tiny weighted CPU graph."""
+    from .apps.bfs import bfs
+    from .apps.color import color
+    from .apps.pagerank import pagerank
+    from .apps.sssp import sssp
+    from .io import load
+    graph = load("kron:scale=8,edge_factor=8,seed=1", weights="random", device="cpu")
+    source = int(graph.out_degrees().argmax())
+    for idempotent in (False, True):
+        bfs(graph, source, idempotent=idempotent)
+    for delta in (None, 16.0):
+        sssp(graph, source, delta=delta)
+    pagerank(graph)
+    color(graph)
+
+
 # (name, workload run on the CPU while its GPU kernels are compiled)
-WORKLOADS = [("transforms", transform_samples)]
+WORKLOADS = [("transforms", transform_samples), ("operators", operator_samples), ("primitives", primitive_samples)]
 
 
 def gpu_description():

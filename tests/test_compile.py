@@ -160,3 +160,21 @@ def test_no_gpu_is_a_clear_error(monkeypatch):
 def test_unknown_device():
     with pytest.raises(MinigrError, match="unknown device 'tpu'"):
         resolve_device("tpu")
+
+
+def test_doctor_compiles_everything(capsys):
+    from minigr import doctor
+    assert doctor.run() == 0
+    out = capsys.readouterr().out
+    for name in ("transforms", "operators", "primitives"):
+        assert f"  {name}" in out
+    assert "all kernels compile" in out
+
+
+def test_doctor_names_a_failing_kernel(capsys, monkeypatch):
+    from minigr import doctor
+    broken = Functor("long long operator()(long long i) const { return missing; }", filename="broken.cu")
+    monkeypatch.setattr(doctor, "WORKLOADS", doctor.WORKLOADS + [("mine", lambda: scan_transform(2, broken))])
+    assert doctor.run() == 1
+    out = capsys.readouterr().out
+    assert "mine" in out and "FAILED" in out and "broken.cu(1)" in out and "kernels that fail: mine" in out

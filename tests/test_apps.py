@@ -1,0 +1,158 @@
+"""Each primitive on the nasty graphs against independent CPU references
+(SciPy, networkx), on both backends; and GPU against CPU from the same source."""
+import networkx
+import numpy
+import pytest
+import scipy.sparse
+import scipy.sparse.csgraph as csgraph
+
+from minigr.apps.bfs import bfs
+from minigr.apps.color import color
+from minigr.apps.pagerank import pagerank
+from minigr.apps.sssp import sssp
+from minigr.transforms import MinigrError
+from minigr.transforms.backend import gpu_available
+
+from conftest import to_host
+from graphs import nasty_graphs
+
+NAMES = list(nasty_graphs("cpu"))
+
+
+def sources(graph):
+    """The highest-degree vertex and one more."""
+    degrees = to_host(graph.out_degrees())
+    return sorted({int(numpy.argmax(degrees)), graph.num_vertices // 2})
+
+
+def hop_depths(graph, source):
+    depth = csgraph.shortest_path(graph.to_scipy(), unweighted=True, indices=source)
+    return numpy.where(numpy.isinf(depth), -1, depth).astype(int)
+
+
+def check_tree(graph, source, parent, level, tolerance=0.0):
+    """Each reached vertex's parent is an in-neighbour one step closer (Graph500)."""
+    matrix = graph.to_scipy().tocsr()
+    assert parent[source] == source
+    reached = numpy.flatnonzero(parent >= 0)
+    for v in reached[reached != source]:
+        p = parent[v]
+        row = matrix.indices[matrix.indptr[p]:matrix.indptr[p + 1]]
+        assert v in row, f"parent {p} of {v} is not an in-neighbour"
+        weights = matrix.data[matrix.indptr[p]:matrix.indptr[p + 1]][row == v]
+        assert numpy.isclose(level(p, weights), level(v, None), rtol=tolerance), f"{p} -> {v} is not a tree edge"
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("idempotent", [False, True])
+def test_bfs(device, name, idempotent):
+    graph = nasty_graphs(device)[name]
+    for source in sources(graph):
+        result = bfs(graph, source, idempotent=idempotent)
+        depth, parent = to_host(result.values["depth"]), to_host(result.values["parent"])
+        expected = hop_depths(graph, source)
+        numpy.testing.assert_array_equal(depth, expected)
+        assert ((parent >= 0) == (depth >= 0)).all()
+        check_tree(graph, source, parent, lambda v, w: depth[v] + (1 if w is not None else 0))
+        assert result.iterations == depth.max() + 1
+
+
+def lightest_edges(graph):
+    """The graph as a SciPy matrix keeping the lightest of duplicate edges
+    (SciPy itself would add them up)."""
+    matrix = graph.to_scipy().tocoo()
+    order = numpy.lexsort((matrix.data, matrix.col, matrix.row))
+    row, col, data = matrix.row[order], matrix.col[order], matrix.data[order]
+    first = numpy.ones(len(row), bool)
+    first[1:] = (row[1:] != row[:-1]) | (col[1:] != col[:-1])
+    return scipy.sparse.csr_matrix((data[first], (row[first], col[first])), shape=matrix.shape)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("delta", [None, 8.0, 1000.0])
+def test_sssp(device, name, delta):
+    graph = nasty_graphs(device, weighted=True)[name]
+    for source in sources(graph):
+        result = sssp(graph, source, delta=delta)
+        distance, parent = to_host(result.values["distance"]), to_host(result.values["parent"])
+        expected = csgraph.dijkstra(lightest_edges(graph), indices=source)
+        numpy.testing.assert_allclose(distance, expected, rtol=1e-5)
+        assert ((parent >= 0) == numpy.isfinite(distance)).all()
+        check_tree(graph, source, parent,
+                   lambda v, w: distance[v] + (w.min() if w is not None else 0), tolerance=1e-5)
+
+
+def test_sssp_refuses_bad_weights(device):
+    graph = nasty_graphs(device)["random_directed"]
+    with pytest.raises(MinigrError, match="needs edge weights"):
+        sssp(graph, 0)
+    weighted = nasty_graphs(device, weighted=True)["random_directed"]
+    weighted.weights[3] = -1
+    with pytest.raises(MinigrError, match="non-negative"):
+        sssp(weighted, 0)
+    with pytest.raises(MinigrError, match="delta must be positive"):
+        sssp(nasty_graphs(device, weighted=True)["grid"], 0, delta=0)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pagerank(device, name):
+    graph = nasty_graphs(device)[name]
+    result = pagerank(graph, tol=1e-8)
+    rank = to_host(result.values["rank"])
+    reference = networkx.MultiDiGraph()  # duplicates count once per copy, as stored
+    reference.add_nodes_from(range(graph.num_vertices))
+    matrix = graph.to_scipy().tocoo()
+    reference.add_edges_from(zip(matrix.row.tolist(), matrix.col.tolist()))
+    expected = networkx.pagerank(reference, tol=1e-8, weight=None) if graph.num_vertices else {}
+    numpy.testing.assert_allclose(rank, [expected[v] for v in range(graph.num_vertices)], atol=1e-6, rtol=0)
+
+
+def test_pagerank_bad_arguments(device):
+    graph = nasty_graphs(device)["grid"]
+    with pytest.raises(MinigrError, match="damping"):
+        pagerank(graph, damping=1.0)
+    with pytest.raises(MinigrError, match="did not converge"):
+        pagerank(graph, tol=1e-15, max_iter=2)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in ("random_directed", "no_edges")])
+def test_color(device, name):
+    graph = nasty_graphs(device)[name]
+    result = color(graph, seed=3)
+    colors = to_host(result.values["color"])
+    matrix = graph.to_scipy().tocoo()
+    proper = matrix.row != matrix.col
+    assert (colors >= 0).all()
+    assert (colors[matrix.row[proper]] != colors[matrix.col[proper]]).all()
+    assert result.extra["num_colors"] == (colors.max() + 1 if len(colors) else 0)
+
+
+def test_color_refuses_directed(device):
+    with pytest.raises(MinigrError, match="undirected"):
+        color(nasty_graphs(device)["random_directed"])
+
+
+@pytest.mark.parametrize("primitive", [bfs, sssp])
+def test_source_out_of_range(device, primitive):
+    graph = nasty_graphs(device, weighted=True)["grid"]
+    with pytest.raises(MinigrError, match=r"source 5000 is out of range: the graph has vertices 0\.\.1023"):
+        primitive(graph, 5000)
+    with pytest.raises(MinigrError, match="out of range"):
+        primitive(graph, -1)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="GPU test: compares the GPU with the CPU")
+def test_gpu_and_cpu_agree():
+    """The same functor sources on both backends give the same unique answers."""
+    for name in NAMES:
+        gpu, cpu = nasty_graphs("gpu", weighted=True)[name], nasty_graphs("cpu", weighted=True)[name]
+        source = sources(cpu)[0]
+        numpy.testing.assert_array_equal(to_host(bfs(gpu, source).values["depth"]),
+                                         bfs(cpu, source).values["depth"])
+        numpy.testing.assert_array_equal(to_host(sssp(gpu, source).values["distance"]),
+                                         sssp(cpu, source).values["distance"])
+        numpy.testing.assert_allclose(to_host(pagerank(gpu).values["rank"]), pagerank(cpu).values["rank"],
+                                      atol=1e-9)
+        if not cpu.directed:  # same priorities, same rounds: the same coloring
+            numpy.testing.assert_array_equal(to_host(color(gpu).values["color"]), color(cpu).values["color"])
