@@ -61,10 +61,12 @@ def bfs(graph, source, *, idempotent=False):
 
 def _should_pull(xp, n, degrees, depth, frontier, pulling):
     """Beamer's switch: pull once the frontier's edges exceed 1/ALPHA of the
-    unvisited vertices' edges; back to push when it holds under n/BETA vertices."""
+    unvisited vertices' edges; back to push when it holds under n/BETA vertices.
+    Edges are counted only for frontiers of over n / (4 ALPHA) vertices, which
+    could pass at four times the average degree: small ones push at no cost."""
     if pulling:
         return len(frontier) * BETA >= n
-    if len(frontier) * 4096 < n:  # small frontiers push without counting edges
+    if len(frontier) * 4 * ALPHA < n:
         return False
     frontier_edges = int(degrees[frontier.ids].sum())
     unvisited_edges = int(degrees[depth < 0].sum())
