@@ -217,6 +217,12 @@ def test_sssp_unreachable_distance_must_be_inf():
     assert "2 (got 1e+30, expected inf)" in verdict
 
 
+def test_sssp_refuses_negative_weights():
+    g = Graph.from_edges([0, 1], [1, 2], [1.0, -0.5], device="cpu")
+    with pytest.raises(MinigrError, match=r"negative weights \(the smallest is -0.5\)"):
+        validate.check_sssp(g, 0, np.array([0, 1, 0.5]), np.array([0, 0, 1]))
+
+
 # ---- PageRank -------------------------------------------------------------------------------
 
 
