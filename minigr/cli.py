@@ -68,7 +68,7 @@ PRIMITIVES = {
         lambda g, s, v, o: validate.check_pagerank(g, v["rank"], **o)),
     "color": Primitive(
         "graph coloring: a color per vertex, no edge joining equal colors", False,
-        (("--seed", dict(type=int, default=0, help="seed of the random vertex priorities (default 0)")),),
+        (("--seed", dict(type=int, default=0, help="random seed of the coloring (default 0)")),),
         ("color",),
         lambda g, s, v, o: validate.check_coloring(g, v["color"]), needs="undirected"),
 }
@@ -94,7 +94,6 @@ def parser():
     for name, primitive in PRIMITIVES.items():
         _add_primitive(commands, name, primitive)
     return p
-
 
 
 def main(argv=None):

@@ -62,17 +62,19 @@ def check_sssp(graph, source, distance, parent):
     """SSSP distances against SciPy's Dijkstra (relative 1e-5, inf unreachable; an unweighted
     graph weighs 1 per edge), and the predecessors: parent[source] == source; each other
     reached v has an edge parent[v] -> v whose lightest copy w gives
-    distance[parent] + w == distance[v] (relative 1e-5, on the reference distances); following parents
-    from every reached vertex ends at the source; unreachable vertices have parent -1.
-    Negative weights are a misuse (MinigrError), as they are for the primitive."""
+    distance[parent] + w == distance[v] (relative 1e-5, on the reference distances);
+    following parents from every reached vertex ends at the source; unreachable vertices
+    have parent -1. Negative weights are a misuse (MinigrError), as for the primitive."""
     edges = _Edges(graph)
     source = edges.vertex(source)
     distance, parent = edges.per_vertex(distance=distance, parent=parent)
     if edges.weights.size and edges.weights.min() < 0:
-        raise MinigrError(f"the graph has negative weights (the smallest is {edges.weights.min():g}); "
-                          "shortest paths are checked with Dijkstra, which needs weights >= 0")
+        raise MinigrError(f"the graph has negative weights (the smallest is "
+                          f"{edges.weights.min():g}); shortest paths are checked with Dijkstra, "
+                          "which needs weights >= 0")
     expected = dijkstra(edges.matrix(weighted=True), indices=source)
-    findings = [_finding(~np.isclose(distance, expected, rtol=RTOL, atol=0), "with a wrong distance",
+    findings = [_finding(~np.isclose(distance, expected, rtol=RTOL, atol=0),
+                         "with a wrong distance",
                          lambda v: f"{v} (got {distance[v]}, expected {expected[v]})")]
     reached = np.isfinite(expected)
     p, linked, tree = _parent_findings(edges, parent, reached, source)

@@ -57,7 +57,8 @@ def test_human_summary(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"graph: {GRAPH}: 64 vertices, ")
     assert out[0].endswith("undirected, weighted, on the CPU")
-    assert out[1].startswith("source: ") and out[1].endswith("(the highest; --source picks another)")
+    assert out[1].startswith("source: ")
+    assert out[1].endswith("(the highest; --source picks another)")
     assert out[2].startswith("runs: ") and out[2].endswith(" ms") and len(out[2].split()) == 5
     assert out[3].startswith("median: ") and " MTEPS, " in out[3] and out[3].endswith(" iterations")
     assert out[-1] == "validation: ok"
@@ -109,7 +110,8 @@ def test_output_unreachable_distance_is_inf(capsys, tmp_path):
     graph, out = tmp_path / "g.txt", tmp_path / "out.txt"
     graph.write_text("0 1 2.5\n1 2 0.5\n3 3 1\n")
     assert main(["sssp", str(graph), *RUN, "--source", "0", "--output", str(out)]) == 0
-    assert table(out)[1] == [["0", "0", "0"], ["1", "2.5", "0"], ["2", "3", "1"], ["3", "inf", "-1"]]
+    assert table(out)[1] == [["0", "0", "0"], ["1", "2.5", "0"], ["2", "3", "1"],
+                             ["3", "inf", "-1"]]
 
 
 def test_output_kept_when_the_run_fails(capsys, tmp_path):

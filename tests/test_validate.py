@@ -15,7 +15,8 @@ def random_graph(seed, directed, n=60, m=150, weighted=True):
     src[:5], dst[:5] = src[5:10], dst[5:10]     # duplicates
     dst[10:13] = src[10:13]                     # self-loops
     weights = rng.integers(1, 20, m).astype(np.float32) if weighted else None
-    return Graph.from_edges(src, dst, weights, num_vertices=n, symmetrize=not directed, device="cpu")
+    return Graph.from_edges(src, dst, weights, num_vertices=n, symmetrize=not directed,
+                            device="cpu")
 
 
 def edges(g):
@@ -134,7 +135,8 @@ def test_bfs_directed_edges_count_one_way():
     depth, parent = np.array([0, 1, 2]), np.array([0, 0, 1])
     assert validate.check_bfs(g, 0, depth, parent) == "ok"
     assert "not an in-neighbour" in validate.check_bfs(g, 0, depth, np.array([0, 2, 1]))
-    assert "wrong depth" in validate.check_bfs(g, 0, np.array([0, 1, 1]), parent)  # 0 <- 2 is no path
+    # 2 -> 0 is an edge but no path from 0 to 2 in one hop
+    assert "wrong depth" in validate.check_bfs(g, 0, np.array([0, 1, 1]), parent)
 
 
 def test_bfs_misuse_and_wrong_shapes():
@@ -241,7 +243,8 @@ def test_pagerank_damping_and_the_scipy_stand_in(monkeypatch):
     g = random_graph(1, True)
     rank = exact_pagerank(g, damping=0.5)
     assert validate.check_pagerank(g, rank, damping=0.5, tol=1e-10) == "ok"
-    assert validate.check_pagerank(g, exact_pagerank(g), damping=0.5, tol=1e-10).startswith("FAILED")
+    assert validate.check_pagerank(g, exact_pagerank(g), damping=0.5,
+                                   tol=1e-10).startswith("FAILED")
     monkeypatch.setattr(validate, "NETWORKX_MAX_EDGES", 0)
     assert validate.check_pagerank(g, rank, damping=0.5, tol=1e-10) == (
         "ok (SciPy power iteration with networkx's formula: networkx is too slow above 0 edges)")
