@@ -1,9 +1,24 @@
 """The `minigr` command. User mistakes end in a one-line message and a non-zero
 exit code, never a traceback."""
 import argparse
+import dataclasses
+import functools
+import importlib
+import json
+import math
+import os
+import statistics
 import sys
+import tempfile
 
+import numpy as np
+
+from . import io, validate
+from .graph import to_host
+from .transforms.backend import gpu_unavailable_reason, resolve_device
 from .transforms.errors import MinigrError
+
+DEFAULT_GRAPH = "kron:scale=18,edge_factor=16,seed=1"
 
 
 def _doctor(args):
@@ -16,6 +31,58 @@ def _bench(args):
     return bench.run(args)
 
 
+@dataclasses.dataclass(frozen=True)
+class Primitive:
+    """A graph primitive as a subcommand: minigr.apps.<name>.<name>(graph, [source,] **options)."""
+    help: str
+    sourced: bool              # takes a source vertex
+    options: tuple             # (flag, argparse keywords); each dest is the app's keyword
+    columns: tuple             # Result.values written by --output, in order
+    check: callable            # (graph, source, values, options) -> verdict
+    needs: str = ""            # "weights" or "undirected": what the graph must have
+
+    @property
+    def dests(self):
+        """The option names as the app's keywords."""
+        return [flag[2:].replace("-", "_") for flag, _ in self.options]
+
+
+PRIMITIVES = {
+    "bfs": Primitive(
+        "breadth-first search: hop depth and parent of every vertex", True,
+        (("--idempotent", dict(action="store_true",
+                               help="let a vertex enter the frontier more than once (fewer atomics)")),),
+        ("depth", "parent"),
+        lambda g, s, v, o: validate.check_bfs(g, s, v["depth"], v["parent"])),
+    "sssp": Primitive(
+        "single-source shortest paths: distance and parent of every vertex", True,
+        (("--delta", dict(type=float, help="bucket width for delta-stepping (default: plain frontier)")),),
+        ("distance", "parent"),
+        lambda g, s, v, o: validate.check_sssp(g, s, v["distance"], v["parent"]), needs="weights"),
+    "pagerank": Primitive(
+        "PageRank of every vertex (networkx's formula: dangling mass spread uniformly)", False,
+        (("--damping", dict(type=float, default=0.85, help="damping factor, in (0, 1) (default 0.85)")),
+         ("--tol", dict(type=float, default=1e-6, help="stop when the L1 change is below V * tol (default 1e-6)")),
+         ("--max-iter", dict(type=int, default=100, help="most iterations (default 100)"))),
+        ("rank",),
+        lambda g, s, v, o: validate.check_pagerank(g, v["rank"], **o)),
+    "color": Primitive(
+        "graph coloring: a color per vertex, no edge joining equal colors", False,
+        (("--seed", dict(type=int, default=0, help="random seed of the coloring (default 0)")),),
+        ("color",),
+        lambda g, s, v, o: validate.check_coloring(g, v["color"]), needs="undirected"),
+}
+
+# Numbers the options must satisfy, checked before any work: dest -> (test, what it must be).
+LIMITS = {
+    "runs": (lambda x: x >= 1, "at least 1"),
+    "delta": (lambda x: x is None or (math.isfinite(x) and x > 0), "a positive number"),
+    "damping": (lambda x: 0 < x < 1, "between 0 and 1, exclusive"),
+    "tol": (lambda x: math.isfinite(x) and x > 0, "a positive number"),
+    "max_iter": (lambda x: x >= 1, "at least 1"),
+}
+
+
 def parser():
     p = argparse.ArgumentParser(prog="minigr", description="Transform-based GPU graph analytics.")
     commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -24,6 +91,8 @@ def parser():
     from .bench import add_arguments
     add_arguments(commands.add_parser("bench", help="benchmarks, side by side with what users would do instead")
                   ).set_defaults(run=_bench)
+    for name, primitive in PRIMITIVES.items():
+        _add_primitive(commands, name, primitive)
     return p
 
 
@@ -40,3 +109,174 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("minigr: interrupted", file=sys.stderr)
         return 130
+
+
+def _add_primitive(commands, name, primitive):
+    p = commands.add_parser(
+        name, help=primitive.help, description=primitive.help + ".",
+        epilog="Exit status: 0 done, 1 validation failed, 2 a usage or input error, 3 out of memory.")
+    p.add_argument("graph", nargs="?", default=DEFAULT_GRAPH, metavar="GRAPH",
+                   help=f"a graph file or generator spec (default {DEFAULT_GRAPH}); {io.ACCEPTED}")
+    if primitive.sourced:
+        p.add_argument("--source", type=int, metavar="V",
+                       help="source vertex (default: the highest out-degree vertex, lowest id on ties)")
+    p.add_argument("--runs", type=int, default=1, metavar="N",
+                   help="timed runs after one warm-up run; the median is reported (default 1)")
+    p.add_argument("--validate", action="store_true",
+                   help="check every timed run against a CPU reference (SciPy, networkx); exit 1 if wrong")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object per timed run on stdout instead of the summary")
+    p.add_argument("--output", metavar="FILE",
+                   help="write the last run's per-vertex results to FILE (a header line, then 'vertex value...')")
+    p.add_argument("--device", choices=("cpu", "gpu"), help="where to run (default: the GPU if present)")
+    group = p.add_argument_group(f"{name} options")
+    for flag, keywords in primitive.options:
+        group.add_argument(flag, **keywords)
+    load = p.add_argument_group("loading the graph (see minigr.load)")
+    load.add_argument("--symmetrize", action="store_true", help="add the reverse of every edge (undirected)")
+    load.add_argument("--remove-self-loops", action="store_true", help="drop edges v -> v")
+    load.add_argument("--remove-duplicates", action="store_true",
+                      help="keep one copy of each edge, with its smallest weight")
+    load.add_argument("--weights", choices=io.WEIGHT_MODES, default="keep",
+                      help="keep the file's weights, ignore them, or draw random integers 1..64 (default keep)")
+    load.add_argument("--weight-seed", type=int, default=0, metavar="K", help="seed of --weights random (default 0)")
+    load.add_argument("--no-cache", dest="cache", action="store_false",
+                      help="neither read nor write the binary cache <file>.mgr beside a text file")
+    directed = load.add_mutually_exclusive_group()
+    directed.add_argument("--directed", dest="directed", action="store_const", const=True,
+                          help="treat the graph as directed")
+    directed.add_argument("--undirected", dest="directed", action="store_const", const=False,
+                          help="treat the graph as undirected (its edges must be symmetric; else --symmetrize)")
+    p.set_defaults(run=functools.partial(_run_primitive, name, primitive))
+
+
+def _run_primitive(name, primitive, args):
+    """Check the input, then one warm-up and --runs timed runs of the app; report them.
+    Returns 1 when a validation failed."""
+    graph, source = _checked_input(name, primitive, args)
+    graph = graph.to(_device(args.device))
+    options = {dest: getattr(args, dest) for dest in primitive.dests}
+    app = getattr(importlib.import_module(f"{__package__}.apps.{name}"), name)
+    run = functools.partial(app, graph, *([source] if primitive.sourced else []), **options)
+    run()  # warm-up: compiles and caches the kernels
+    records = []
+    for i in range(args.runs):
+        result = run()
+        verdict = primitive.check(graph, source, result.values, options) if args.validate else None
+        records.append(_record(name, args.graph, graph, source, result, verdict))
+        if args.json:
+            print(json.dumps(records[-1], default=lambda x: x.item()), flush=True)
+        elif sys.stderr.isatty():
+            print(f"run {i + 1}/{args.runs}: {result.ms:.3f} ms" + (f", {verdict}" if verdict else ""),
+                  file=sys.stderr, flush=True)
+    if args.output:
+        _write_output(args.output, primitive.columns, result.values)
+    if not args.json:
+        _summary(records, graph, source, args)
+    return 1 if any((r["validation"] or "").startswith("FAILED") for r in records) else 0
+
+
+def _checked_input(name, primitive, args):
+    """The graph (on the CPU) and the source, after checking everything the user could have
+    got wrong, before any GPU work: numbers, --output, the file, source, weights, direction."""
+    for dest, (ok, what) in LIMITS.items():
+        if dest in vars(args) and not ok(vars(args)[dest]):
+            raise MinigrError(f"--{dest.replace('_', '-')} must be {what}, got {vars(args)[dest]}")
+    if args.output:
+        _check_writable(args.output)
+    graph = io.load(args.graph, directed=args.directed, symmetrize=args.symmetrize,
+                    remove_self_loops=args.remove_self_loops, remove_duplicates=args.remove_duplicates,
+                    weights=args.weights, weight_seed=args.weight_seed, cache=args.cache, device="cpu")
+    if primitive.needs == "weights" and graph.weights is None:
+        raise MinigrError(f"{name} needs edge weights and {args.graph} has none; pass --weights random "
+                          "(integers 1..64) or give a weighted file")
+    if primitive.needs == "undirected" and graph.directed:
+        raise MinigrError(f"{name} needs an undirected graph and {args.graph} is directed; pass --symmetrize "
+                          "to add the reverse edges (or --undirected if its edges are symmetric already)")
+    return graph, _source(graph, args) if primitive.sourced else None
+
+
+def _source(graph, args):
+    """--source checked against the graph, or the highest out-degree vertex (lowest id on ties)."""
+    n = graph.num_vertices
+    if args.source is None:
+        if n == 0:
+            raise MinigrError(f"{args.graph} has no vertices, so there is no source to start from")
+        return int(np.argmax(graph.out_degrees()))
+    if not 0 <= args.source < n:
+        ids = f"ids 0 to {n - 1}" if n else "no ids at all"
+        raise MinigrError(f"--source {args.source} is out of range: {args.graph} has {n} vertices ({ids})")
+    return args.source
+
+
+def _device(choice):
+    """--device, else the GPU when present; without one, says so once on stderr and uses the CPU."""
+    reason = gpu_unavailable_reason()
+    if choice is None and reason:
+        print(f"minigr: no GPU here ({reason}); running on the CPU", file=sys.stderr)
+        return "cpu"
+    return resolve_device(choice)
+
+
+RECORD_KEYS = ("graph", "primitive", "vertices", "edges", "source", "ms", "MTEPS", "iterations",
+               "validation", "device")
+
+
+def _record(name, spec, graph, source, result, verdict):
+    """One timed run as the JSON object --json prints."""
+    edges = graph.num_edges * result.iterations if name == "pagerank" else result.edges_visited
+    values = (spec, name, graph.num_vertices, graph.num_edges, source, result.ms,
+              edges / result.ms / 1e3 if result.ms > 0 else None, result.iterations, verdict, graph.device)
+    return {**dict(zip(RECORD_KEYS, values)), **result.extra}
+
+
+def _summary(records, graph, source, args):
+    """The human-readable report of the runs, on stdout."""
+    kind = ("directed" if graph.directed else "undirected") + (", weighted" if graph.weights is not None else "")
+    lines = [f"graph: {args.graph}: {graph.num_vertices} vertices, {graph.num_edges} edges, {kind}, "
+             f"on the {graph.device.upper()}"]
+    if source is not None:
+        chosen = "" if args.source is not None else " (the highest; --source picks another)"
+        lines.append(f"source: {source}, out-degree {int(graph.out_degrees()[source])}{chosen}")
+    ms = [r["ms"] for r in records]
+    mteps = [r["MTEPS"] for r in records if r["MTEPS"] is not None]
+    rate = f"{statistics.median(mteps):.1f} MTEPS" if mteps else "MTEPS not measurable (0 ms)"
+    lines += [f"runs: {' '.join(f'{x:.3f}' for x in ms)} ms",
+              f"median: {statistics.median(ms):.3f} ms, {rate}, {records[-1]['iterations']} iterations"]
+    lines += [f"{key}: {value}" for key, value in records[-1].items() if key not in RECORD_KEYS]
+    if args.validate:
+        verdicts = [r["validation"] for r in records]
+        lines.append("validation: " + (verdicts[0] if len(set(verdicts)) == 1 else
+                                       "; ".join(f"run {i}: {v}" for i, v in enumerate(verdicts, 1))))
+    print("\n".join(lines))
+
+
+def _check_writable(path):
+    """Refuse an --output path whose folder is missing or which is a folder, before any work."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise MinigrError(f"--output {path} is a folder; give a file name")
+    if not os.path.isdir(folder):
+        raise MinigrError(f"--output {path}: the folder {folder} does not exist")
+
+
+def _write_output(path, columns, values):
+    """Per-vertex results as text ("vertex col..." header, one line per vertex), written to a
+    temporary file beside `path` and renamed into place: a failure never leaves a partial
+    file nor harms an existing one."""
+    arrays = [to_host(values[c]) for c in columns]
+    table = np.column_stack([np.arange(len(arrays[0]))] + arrays)
+    formats = ["%d"] + ["%.9g" if a.dtype == np.float32 else "%.17g" if a.dtype.kind == "f" else "%d"
+                        for a in arrays]  # floats with the digits that read back exactly
+    folder, name = os.path.split(os.path.abspath(path))
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w") as f:
+                np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) + columns), comments="")
+            os.replace(temp, path)
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError as exc:
+        raise MinigrError(f"--output {path}: cannot write it ({exc.strerror or exc})") from None

@@ -1,0 +1,262 @@
+"""Independent CPU references for the primitives, and checks of their results.
+
+Each check takes host or device arrays, compares them with SciPy or networkx on the host and
+returns a verdict: "ok" (possibly with a note in parentheses) or "FAILED: what is wrong,
+with the first few vertices". A wrong answer never raises; only a misuse does (a source out
+of range). Everything is vectorized, so checks stay fast on millions of edges.
+"""
+import functools
+
+import numpy as np
+import scipy.sparse
+from scipy.sparse.csgraph import dijkstra
+
+from .graph import to_host
+from .transforms.errors import MinigrError
+
+SHOWN = 5                         # offending vertices or edges quoted in a verdict
+NETWORKX_MAX_EDGES = 2_000_000    # above this, PageRank is checked by our own SciPy iteration
+PAGERANK_ATOL = 1e-6
+RTOL = 1e-5                       # relative tolerance of distances
+
+
+class _Misshapen(Exception):
+    """A result array of the wrong shape: nothing to compare, the message is the verdict."""
+
+
+def _verdict_on_misshapen(check):
+    """`check`, returning "FAILED: <why>" instead of raising _Misshapen."""
+    @functools.wraps(check)
+    def checked(*args, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except _Misshapen as exc:
+            return f"FAILED: {exc}"
+    return checked
+
+
+@_verdict_on_misshapen
+def check_bfs(graph, source, depth, parent):
+    """BFS depths against SciPy hop counts (-1 unreachable), and the Graph500 parent checks:
+    parent[source] == source; each other reached v has a parent p with an edge p -> v and
+    depth[p] == depth[v] - 1; unreachable vertices have parent -1."""
+    edges = _Edges(graph)
+    source = edges.vertex(source)
+    depth, parent = edges.per_vertex(depth=depth, parent=parent)
+    hops = dijkstra(edges.matrix(), indices=source, unweighted=True)
+    expected = np.where(np.isinf(hops), -1, hops).astype(np.int64)
+    findings = [_finding(depth != expected, "with a wrong depth",
+                         lambda v: f"{v} (got {depth[v]}, expected {expected[v]})")]
+    reached = expected >= 0
+    p, linked, tree = _parent_findings(edges, parent, reached, source)
+    level_off = reached & linked & (expected[p] != expected - 1)
+    level_off[source] = False
+    findings += tree + [_finding(
+        level_off, "whose parent is not one level up",
+        lambda v: f"{v} at depth {expected[v]} (parent {p[v]} at depth {expected[p[v]]})")]
+    return _verdict(findings)
+
+
+@_verdict_on_misshapen
+def check_sssp(graph, source, distance, parent):
+    """SSSP distances against SciPy's Dijkstra (relative 1e-5, inf unreachable; an unweighted
+    graph weighs 1 per edge), and the predecessors: parent[source] == source; each other
+    reached v has an edge parent[v] -> v whose lightest copy w gives
+    distance[parent] + w == distance[v] (relative 1e-5, on the reference distances);
+    following parents from every reached vertex ends at the source; unreachable vertices
+    have parent -1. Negative weights are a misuse (MinigrError), as for the primitive."""
+    edges = _Edges(graph)
+    source = edges.vertex(source)
+    distance, parent = edges.per_vertex(distance=distance, parent=parent)
+    if edges.weights.size and edges.weights.min() < 0:
+        raise MinigrError(f"the graph has negative weights (the smallest is "
+                          f"{edges.weights.min():g}); shortest paths are checked with Dijkstra, "
+                          "which needs weights >= 0")
+    expected = dijkstra(edges.matrix(weighted=True), indices=source)
+    findings = [_finding(~np.isclose(distance, expected, rtol=RTOL, atol=0),
+                         "with a wrong distance",
+                         lambda v: f"{v} (got {distance[v]}, expected {expected[v]})")]
+    reached = np.isfinite(expected)
+    p, linked, tree = _parent_findings(edges, parent, reached, source)
+    weight = edges.weight(p, np.arange(len(p)))
+    through = expected[p] + weight
+    off_path = reached & linked & ~np.isclose(through, expected, rtol=RTOL, atol=0)
+    off_path[source] = False
+    tree.append(_finding(
+        off_path, "whose parent is not on a shortest path",
+        lambda v: f"{v} at {expected[v]:g} (parent {p[v]} at {expected[p[v]]:g}, edge weight "
+                  f"{weight[v]:g})"))
+    if not any(tree):  # each link is right; together they must also form a tree
+        tree.append(_finding(reached & (_root(p) != source),
+                             "whose parents never lead back to the source", str))
+    return _verdict(findings + tree)
+
+
+@_verdict_on_misshapen
+def check_pagerank(graph, rank, damping=0.85, tol=1e-6, max_iter=100):
+    """Ranks against networkx.pagerank(alpha=damping, tol=tol, max_iter=max_iter) on the
+    same graph, unweighted: every stored edge counts, duplicates as parallel edges, and
+    dangling mass is spread uniformly. Each vertex may differ by at most 1e-6. Above
+    NETWORKX_MAX_EDGES edges a SciPy power iteration with networkx's exact formula stands in
+    (the verdict says so)."""
+    edges = _Edges(graph)
+    (rank,) = edges.per_vertex(rank=rank)
+    if edges.n == 0:
+        return "ok"
+    if graph.num_edges <= NETWORKX_MAX_EDGES:
+        expected, note = _networkx_pagerank(edges, damping, tol, max_iter), ""
+    else:
+        expected = _scipy_pagerank(edges, damping, tol, max_iter)
+        note = (f" (SciPy power iteration with networkx's formula: networkx is too slow above "
+                f"{NETWORKX_MAX_EDGES} edges)")
+    if expected is None:
+        return (f"FAILED: the reference PageRank did not converge in {max_iter} iterations "
+                f"(tol {tol}), so there is nothing to compare with{note}")
+    error = np.abs(rank - expected)
+    finding = _finding(~(error <= PAGERANK_ATOL), f"off by more than {PAGERANK_ATOL:g}",
+                       lambda v: f"{v} (got {rank[v]:.9g}, expected {expected[v]:.9g})")
+    if finding:
+        finding += f"; largest difference {np.nanmax(error):.3g}"
+    return _verdict([finding]) + note
+
+
+@_verdict_on_misshapen
+def check_coloring(graph, color):
+    """Every vertex has a color >= 0 and no edge u - v (u != v) joins equal colors;
+    self-loops are ignored."""
+    edges = _Edges(graph)
+    (color,) = edges.per_vertex(color=color)
+    findings = [_finding(color < 0, "without a color", lambda v: f"{v} (color {color[v]})")]
+    src, dst = edges.src, edges.dst
+    clash = (src != dst) & (color[src] == color[dst])
+    pairs = np.unique(np.minimum(src[clash], dst[clash]) * edges.n
+                      + np.maximum(src[clash], dst[clash]))
+    if pairs.size:
+        u, v = pairs // edges.n, pairs % edges.n
+        quoted = ", ".join(f"{a}-{b} (color {color[a]})" for a, b in zip(u[:SHOWN], v[:SHOWN]))
+        findings.append(f"{pairs.size} edge{'s' * (pairs.size != 1)} joining equal colors, "
+                        f"first {min(SHOWN, pairs.size)}: {quoted}")
+    return _verdict(findings)
+
+
+class _Edges:
+    """A graph's edges on the host, duplicates merged: src, dst sorted by (src, dst), the
+    smallest weight of each pair (or 1), and lookups of edges by their endpoints."""
+
+    def __init__(self, graph):
+        self.n = graph.num_vertices
+        src = to_host(graph.edge_sources())
+        dst = to_host(graph.col_indices).astype(np.int64)
+        weights = (np.ones(len(dst)) if graph.weights is None
+                   else to_host(graph.weights).astype(np.float64))
+        key = src * self.n + dst                  # CSR order: sorted, duplicates adjacent
+        first = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) if key.size else key
+        self.counts = np.diff(np.append(first, len(key)))  # stored copies of each pair
+        self.key, self.src, self.dst = key[first], src[first], dst[first]
+        self.weights = np.minimum.reduceat(weights, first) if key.size else weights
+
+    def vertex(self, source):
+        """`source` as an int, checked against the vertex count (MinigrError when outside)."""
+        if not 0 <= int(source) < self.n:
+            ids = f"ids 0 to {self.n - 1}" if self.n else "none"
+            raise MinigrError(f"source {source} is out of range: the graph has {self.n} "
+                              f"vertices ({ids})")
+        return int(source)
+
+    def per_vertex(self, **arrays):
+        """The arrays on the host, in order; _Misshapen when one does not hold one value
+        per vertex."""
+        hosted = [to_host(a) for a in arrays.values()]
+        for name, a in zip(arrays, hosted):
+            if a.shape != (self.n,):
+                raise _Misshapen(f"{name} has shape {a.shape}, expected ({self.n},)")
+        return hosted
+
+    def matrix(self, weighted=False):
+        """The adjacency as a SciPy CSR matrix (explicit zeros are edges to csgraph)."""
+        data = self.weights if weighted else np.ones(len(self.key))
+        return scipy.sparse.csr_matrix((data, (self.src, self.dst)), shape=(self.n, self.n))
+
+    def find(self, u, v):
+        """Index into the merged edges of each pair u -> v, and whether that edge exists."""
+        key = u.astype(np.int64) * self.n + v
+        at = np.minimum(np.searchsorted(self.key, key), max(len(self.key) - 1, 0))
+        return at, (self.key[at] == key) if self.key.size else np.zeros(len(key), bool)
+
+    def weight(self, u, v):
+        """The smallest weight of u -> v (nan where there is no such edge)."""
+        at, found = self.find(u, v)
+        return np.where(found, self.weights[at] if self.key.size else np.nan, np.nan)
+
+
+def _parent_findings(edges, parent, reached, source):
+    """What every parent array must satisfy: parent[source] == source, -1 exactly where
+    unreachable, and an edge parent[v] -> v for each other reached v. Returns parent clipped
+    into range (for indexing), whether each vertex is so linked, and the findings."""
+    in_range = (parent >= 0) & (parent < edges.n)
+    p = np.where(in_range, parent, 0).astype(np.int64)
+    linked = edges.find(p, np.arange(edges.n))[1] & in_range
+    linked[source] = True
+    findings = [
+        "" if parent[source] == source else
+        f"the source {source} has parent {parent[source]}, expected itself",
+        _finding(~reached & (parent != -1), "unreachable but with a parent other than -1",
+                 lambda v: f"{v} (parent {parent[v]})"),
+        _finding(reached & ~linked, "whose parent is not an in-neighbour",
+                 lambda v: f"{v} (parent {parent[v]})"),
+    ]
+    return p, linked, findings
+
+
+def _root(p):
+    """Where following p from each vertex ends (after enough doublings to pass any path)."""
+    for _ in range(max(len(p), 1).bit_length() + 1):
+        p = p[p]
+    return p
+
+
+def _networkx_pagerank(edges, damping, tol, max_iter):
+    import networkx
+    g = networkx.MultiDiGraph()
+    g.add_nodes_from(range(edges.n))
+    src, dst = np.repeat(edges.src, edges.counts), np.repeat(edges.dst, edges.counts)
+    g.add_edges_from(zip(src.tolist(), dst.tolist()))
+    try:
+        ranks = networkx.pagerank(g, alpha=damping, tol=tol, max_iter=max_iter, weight=None)
+    except networkx.PowerIterationFailedConvergence:
+        return None
+    return np.array([ranks[v] for v in range(edges.n)])
+
+
+def _scipy_pagerank(edges, damping, tol, max_iter):
+    """networkx's _pagerank_scipy step by step: x = damping * (x A + dangling mass / n)
+    + (1 - damping) / n, A row-normalized (parallel edges counted), until the L1 change
+    drops below n * tol; None when it does not within max_iter."""
+    n = edges.n
+    a_t = scipy.sparse.csr_matrix((edges.counts.astype(np.float64), (edges.dst, edges.src)),
+                                  shape=(n, n))
+    out = np.bincount(edges.src, weights=edges.counts, minlength=n)
+    dangling = out == 0
+    inverse = np.divide(1.0, out, out=np.zeros(n), where=~dangling)
+    x = np.full(n, 1.0 / n)
+    for _ in range(max_iter):
+        last = x
+        x = damping * (a_t @ (x * inverse) + x[dangling].sum() / n) + (1 - damping) / n
+        if np.abs(x - last).sum() < n * tol:
+            return x
+    return None
+
+
+def _finding(bad, what, describe):
+    """"N vertices <what>, first few: ..." for a mask of bad vertices; "" when none is."""
+    bad = np.flatnonzero(bad)
+    if not bad.size:
+        return ""
+    quoted = ", ".join(describe(v) for v in bad[:SHOWN])
+    return (f"{bad.size} vert{'ex' if bad.size == 1 else 'ices'} {what}, "
+            f"first {min(SHOWN, bad.size)}: {quoted}")
+
+
+def _verdict(findings):
+    found = [f for f in findings if f]
+    return "FAILED: " + "; ".join(found) if found else "ok"
