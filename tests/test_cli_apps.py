@@ -121,7 +121,7 @@ def test_output_kept_when_the_run_fails(capsys, tmp_path):
     assert main(["sssp", str(graph), *RUN, "--output", str(out)]) == 2
     assert capsys.readouterr().err.startswith("minigr: error: ")
     assert out.read_text() == "the previous results\n"
-    assert sorted(os.listdir(tmp_path)) == ["negative.txt", "out.txt"]
+    assert sorted(os.listdir(tmp_path)) == ["negative.txt", "negative.txt.mgr", "out.txt"]  # graph cache beside
 
 
 def test_output_kept_when_the_write_fails(capsys, tmp_path, monkeypatch):
