@@ -210,9 +210,10 @@ def _source(graph, args):
 
 
 def _device(choice):
-    """--device, else the GPU when present; without one, says so once on stderr and uses the CPU."""
+    """--device, else $MINIGR_DEVICE, else the GPU when present; without one, says so once on
+    stderr and uses the CPU."""
     reason = gpu_unavailable_reason()
-    if choice is None and reason:
+    if choice is None and not os.environ.get("MINIGR_DEVICE") and reason:
         print(f"minigr: no GPU here ({reason}); running on the CPU", file=sys.stderr)
         return "cpu"
     return resolve_device(choice)
