@@ -158,9 +158,10 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
     if total == 0:
         return out
     splits, blocks = _merge_splits(device, xp, offsets, offsets_ctype, nseg, total)
-    calls = {"gpu": f"minigr::segreduce<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, splits, out, f0, f1)",
+    calls = {"gpu": f"minigr::segreduce<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, splits, out, identity, f0, f1)",
              "cpu": "minigr::segreduce(offsets, nseg, out, f0, f1)"}
     launch(device, [(f"const {offsets_ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
-                    ("const long long*", "splits"), (f"{ctype}*", "out")],
-           [offsets, numpy.int64(nseg), numpy.int64(total), splits, out], [f, combine], calls, blocks, BLOCK)
+                    ("const long long*", "splits"), (f"{ctype}*", "out"), (ctype, "identity")],
+           [offsets, numpy.int64(nseg), numpy.int64(total), splits, out, dtype.type(identity)], [f, combine],
+           calls, blocks, BLOCK)
     return out

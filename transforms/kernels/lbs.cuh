@@ -17,16 +17,34 @@ __device__ long long merge_path(long long diag, const O* ends, long long nseg, l
     return lo;
 }
 
-// A block's share of the merge path: items [x0, x1), segment ends [y0, y1) and
-// the start of segment y0, then the segment of every item (relative to y0).
+// A block's share of the merge path: items [x0, x1), segment ends [y0, y1) in
+// shared memory, and the start of segment y0.
 template <int NV>
 struct MergeRange {
     long long x0, x1, y0, y1, start0;
     long long ends[NV + 1];
-    int segment[padded_size<int>(NV)];  // of item x0 + j at padded<int>(j)
 
-    __device__ __forceinline__ int segment_of(int j) const { return segment[padded<int>(j)]; }
+    __device__ __forceinline__ int items() const { return (int)(x1 - x0); }
+    __device__ __forceinline__ int nends() const { return (int)(y1 - y0); }
     __device__ __forceinline__ long long start_of(int local) const { return local ? ends[local - 1] : start0; }
+
+    // Items (x) and ends (y) before step `diag` of the block's path.
+    __device__ __forceinline__ void split(int diag, int& x, int& y) const
+    {
+        int lo = max(0, diag - nends()), hi = min(diag, items());
+        while (lo < hi) {
+            const int mid = (lo + hi) >> 1;
+            if (x0 + mid < ends[diag - 1 - mid]) lo = mid + 1; else hi = mid;
+        }
+        x = lo;
+        y = diag - lo;
+    }
+
+    // Whether the next step from (x, y) takes an item (else it closes segment y).
+    __device__ __forceinline__ bool item_next(int x, int y) const
+    {
+        return x < items() && (y >= nends() || x0 + x < ends[y]);
+    }
 };
 
 // The merge-path split at the start of every block (and the end), one thread
@@ -39,13 +57,10 @@ __device__ void merge_partitions(const O* offsets, long long nseg, long long tot
     if (p <= blocks) splits[p] = merge_path(min(p * NV, total + nseg), offsets + 1, nseg, total);
 }
 
-// Loads the block's share of the merge path, then walks it: each thread takes
-// ITEMS consecutive steps from its own split, recording each item's segment.
-template <int BLOCK, int ITEMS, class O>
-__device__ void load_merge_range(MergeRange<BLOCK * ITEMS>& r, const O* offsets, long long nseg,
-                                 long long total, const long long* splits)
+template <int BLOCK, int NV, class O>
+__device__ void load_merge_range(MergeRange<NV>& r, const O* offsets, long long nseg, long long total,
+                                 const long long* splits)
 {
-    constexpr int NV = BLOCK * ITEMS;
     if (threadIdx.x == 0) {
         const long long diag0 = (long long)blockIdx.x * NV, diag1 = min(diag0 + NV, total + nseg);
         r.x0 = splits[blockIdx.x]; r.x1 = splits[blockIdx.x + 1];
@@ -53,33 +68,30 @@ __device__ void load_merge_range(MergeRange<BLOCK * ITEMS>& r, const O* offsets,
         r.start0 = offsets[r.y0];
     }
     __syncthreads();
-    const int items = (int)(r.x1 - r.x0), ends = (int)(r.y1 - r.y0);
-    for (int j = threadIdx.x; j < ends; j += BLOCK) r.ends[j] = offsets[r.y0 + 1 + j];
-    __syncthreads();
-    const int diag = min((int)threadIdx.x * ITEMS, items + ends);
-    int lo = max(0, diag - ends), hi = min(diag, items);
-    while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        if (r.x0 + mid < r.ends[diag - 1 - mid]) lo = mid + 1; else hi = mid;
-    }
-    int x = lo, y = diag - lo;
-#pragma unroll
-    for (int step = 0; step < ITEMS; ++step) {
-        if (x < items && (y >= ends || r.x0 + x < r.ends[y])) r.segment[padded<int>(x++)] = y;
-        else ++y;
-    }
+    for (int j = threadIdx.x; j < r.nends(); j += BLOCK) r.ends[j] = offsets[r.y0 + 1 + j];
     __syncthreads();
 }
 
+// Each thread walks ITEMS steps of the block's path, recording the segment of
+// each item it meets; then items are visited striped, so that f's accesses at
+// idx coalesce.
 template <int BLOCK, int ITEMS, class O, class F>
 __device__ void lbs(const O* offsets, long long nseg, long long total, const long long* splits, F& f)
 {
     constexpr int NV = BLOCK * ITEMS;
     __shared__ MergeRange<NV> r;
-    load_merge_range<BLOCK, ITEMS>(r, offsets, nseg, total, splits);
-    const int items = (int)(r.x1 - r.x0);
-    for (int j = threadIdx.x; j < items; j += BLOCK) {
-        const int local = r.segment_of(j);
+    __shared__ int segment[padded_size<int>(NV)];  // of item x0 + j at padded<int>(j)
+    load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
+    int x, y;
+    r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
+#pragma unroll
+    for (int step = 0; step < ITEMS; ++step) {
+        if (r.item_next(x, y)) segment[padded<int>(x++)] = y;
+        else ++y;
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < r.items(); j += BLOCK) {
+        const int local = segment[padded<int>(j)];
         f(r.x0 + j, r.y0 + local, r.x0 + j - r.start_of(local));
     }
 }

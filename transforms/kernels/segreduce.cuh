@@ -71,60 +71,50 @@ __device__ Run<T> block_segmented_scan(Run<T> x, Op& op)
     return result;
 }
 
+// Each thread walks ITEMS steps of the block's path, reducing items as it meets
+// them and finishing each segment whose end it meets; the partial of a segment
+// still open at a thread's last step carries into the next threads through a
+// segmented scan, and into the next block through atomic_combine.
 template <int BLOCK, int ITEMS, class O, class T, class F, class Op>
 __device__ void segreduce(const O* offsets, long long nseg, long long total, const long long* splits, T* out,
-                          F& f, Op& op)
+                          T identity, F& f, Op& op)
 {
     constexpr int NV = BLOCK * ITEMS;
     __shared__ MergeRange<NV> r;
-    __shared__ T values[padded_size<T>(NV)];
     __shared__ T inclusive_values[BLOCK];
-    load_merge_range<BLOCK, ITEMS>(r, offsets, nseg, total, splits);
+    load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
 
-    const int m = (int)(r.x1 - r.x0);
-    for (int j = threadIdx.x; j < m; j += BLOCK) {
-        const int local = r.segment_of(j);
-        values[padded<T>(j)] = (T)f(r.x0 + j, r.y0 + local, r.x0 + j - r.start_of(local));
-    }
-    __syncthreads();
-
-    // Stores a finished run of segment `local`, or combines it when the segment
-    // has items in other blocks too.
-    const int block_ends = (int)(r.y1 - r.y0);
+    // Stores segment `local` (relative to y0), or combines it into out when the
+    // segment has items in other blocks too.
     auto finish = [&](int local, T value, bool right_inside) {
         const bool left_inside = local > 0 || r.start0 >= r.x0;
         if (left_inside && right_inside) out[r.y0 + local] = value;
         else atomic_combine(out + r.y0 + local, value, op);
     };
 
-    // Each thread reduces ITEMS consecutive items; runs closed inside it are done.
-    const int begin = threadIdx.x * ITEMS, end = min(begin + ITEMS, m);
-    int first_seg = -1, seg = -1;
-    T first_value = T(), acc = T();
-    for (int j = begin; j < end; ++j) {
-        const int s = r.segment_of(j);
-        const T v = values[padded<T>(j)];
-        if (j == begin) {
-            seg = s; acc = v;
-        } else if (s == seg) {
-            acc = op(acc, v);
-        } else {
-            if (first_seg < 0) { first_seg = seg; first_value = acc; }
-            else finish(seg, acc, true);
-            seg = s; acc = v;
+    int x, y;
+    r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
+    int first_seg = -1;  // the first segment this thread closes: it may have begun in earlier threads
+    T first_value = identity, acc = identity;
+#pragma unroll
+    for (int step = 0; step < ITEMS; ++step) {
+        if (r.item_next(x, y)) {
+            const long long idx = r.x0 + x++;
+            acc = op(acc, (T)f(idx, r.y0 + y, idx - r.start_of(y)));
+        } else if (y < r.nends()) {
+            if (first_seg < 0) { first_seg = y; first_value = acc; }
+            else finish(y, acc, true);
+            ++y;
+            acc = identity;
         }
     }
-    // Runs crossing thread boundaries are joined by a segmented scan.
-    const bool has_items = begin < end;
-    const bool continues = has_items && begin > 0 && r.segment_of(begin - 1) == r.segment_of(begin);
-    const Run<T> inclusive = block_segmented_scan<BLOCK>(Run<T>{!continues || first_seg >= 0, acc}, op);
+    const Run<T> inclusive = block_segmented_scan<BLOCK>(Run<T>{first_seg >= 0, acc}, op);
     inclusive_values[threadIdx.x] = inclusive.value;
     __syncthreads();
-    if (!has_items) return;
     if (first_seg >= 0)
-        finish(first_seg, continues ? op(inclusive_values[threadIdx.x - 1], first_value) : first_value, true);
-    const bool block_last = end == m;
-    if (block_last || r.segment_of(end) != seg) finish(seg, inclusive.value, !block_last || seg < block_ends);
+        finish(first_seg, threadIdx.x ? op(inclusive_values[threadIdx.x - 1], first_value) : first_value, true);
+    // The segment open at the block's end continues in the next block.
+    if (threadIdx.x == BLOCK - 1 && r.y1 < nseg && r.items() > 0) finish(r.nends(), inclusive.value, false);
 }
 
 }  // namespace minigr
