@@ -1,4 +1,5 @@
 """Graph: a CSR adjacency on one device, with a transpose built on demand."""
+import functools
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -60,6 +61,11 @@ class Graph:
         weighted = "weighted" if self.weights is not None else "unweighted"
         return (f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
                 f"{kind}, {weighted}, device={self.device!r})")
+
+    @functools.cached_property
+    def max_out_degree(self):
+        """The largest out-degree (0 without vertices), computed once."""
+        return int(self.out_degrees().max()) if self.num_vertices else 0
 
     def out_degrees(self):
         """Out-degree of every vertex (int64, on the graph's device)."""

@@ -49,15 +49,16 @@ def record_op(graph):
     return Functor(RECORD, col_indices=graph.col_indices, **arrays), arrays
 
 
-@pytest.mark.parametrize("use_frontier", [True, False])
+@pytest.mark.parametrize("use_frontier, strategy", [(True, "lbs"), (True, "thread_mapped"), (True, None),
+                                                     (False, "lbs")])
 @pytest.mark.parametrize("output", [True, False])
-def test_advance_push(graph, use_frontier, output):
+def test_advance_push(graph, use_frontier, strategy, output):
     rng = numpy.random.default_rng(1)
     offsets, cols = csr(graph)
     ids = random_frontier(graph, rng) if use_frontier else numpy.arange(graph.num_vertices, dtype=numpy.int32)
     frontier = Frontier.from_ids(ids, graph.num_vertices, graph.device) if use_frontier else None
     op, arrays = record_op(graph)
-    result = advance(graph, frontier, op, iteration=7, output=output)
+    result = advance(graph, frontier, op, iteration=7, output=output, strategy=strategy)
     edges = numpy.concatenate([numpy.arange(offsets[v], offsets[v + 1]) for v in ids] + [numpy.zeros(0, int)])
     sources = numpy.concatenate([numpy.full(offsets[v + 1] - offsets[v], v) for v in ids] + [numpy.zeros(0, int)])
     expected_calls = numpy.bincount(edges, minlength=graph.num_edges)
@@ -67,17 +68,21 @@ def test_advance_push(graph, use_frontier, output):
     numpy.testing.assert_array_equal(to_host(arrays["edge_src"])[kept], sources[cols[edges] % 3 != 0])
     numpy.testing.assert_array_equal(to_host(arrays["edge_rank"])[kept],
                                      kept - offsets[sources[cols[edges] % 3 != 0]])
-    if output:
+    if output and strategy == "lbs":
         numpy.testing.assert_array_equal(to_host(result.ids), cols[kept])  # in edge order
+    elif output:
+        numpy.testing.assert_array_equal(numpy.sort(to_host(result.ids)), numpy.sort(cols[kept]))
     else:
         assert result is None
 
 
-def test_advance_idempotent_uniquifies(graph):
+@pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
+def test_advance_idempotent_uniquifies(graph, strategy):
     op = Functor("""
     bool cond(int s, int d, long long e, long long r, long long o, int it) const { return true; }
     void apply(int s, int d, long long e, long long r, long long o, int it) const {}""")
-    out = advance(graph, Frontier.all_vertices(graph.num_vertices, graph.device), op, idempotent=True)
+    out = advance(graph, Frontier.all_vertices(graph.num_vertices, graph.device), op, idempotent=True,
+                  strategy=strategy)
     _, cols = csr(graph)
     assert sorted(to_host(out.ids).tolist()) == sorted(set(cols.tolist()))
 
@@ -117,6 +122,15 @@ def test_advance_pull(graph):
     numpy.testing.assert_array_equal(to_host(found.ids), unvisited[expected_parent[unvisited] >= 0])
     edges = to_host(parent_edge)[expected_parent >= 0]
     numpy.testing.assert_array_equal(in_sources[edges], expected_parent[expected_parent >= 0])
+
+
+def test_advance_strategy_choice(graph):
+    op = Functor("bool cond(int s, int d, long long e, long long r, long long o, int it) const { return true; }\n"
+                 "void apply(int s, int d, long long e, long long r, long long o, int it) const {}")
+    with pytest.raises(ValueError, match="strategy must be one of"):
+        advance(graph, None, op, strategy="thread_mapped")
+    with pytest.raises(ValueError, match="strategy must be one of"):
+        advance(graph, Frontier.empty(graph.num_vertices, graph.device), op, strategy="warp")
 
 
 def test_filter(graph):

@@ -23,12 +23,8 @@ _EDGE = """void operator()(long long idx, long long seg, long long rank) const {
 }"""
 
 
-def advance(graph, frontier, op, *, iteration=0, output=True, idempotent=False):
-    """Visits the out-edges of `frontier` (a Frontier, or None for every vertex)
-    with the user functor `op`. Returns the Frontier of destinations where cond
-    held, in edge order, or None when output=False (skips writing it). With
-    idempotent=True, op may accept a destination more than once (no atomics
-    needed) and the output is uniquified."""
+def advance_lbs(graph, frontier, op, *, iteration, output, idempotent):
+    """Output in edge order; out_idx is the edge's position in that order."""
     sources = "(int)seg" if frontier is None else "frontier[seg]"
     writes = "out[idx] = keep ? dst : -1;" if output else ""
     captures = dict(op=op, row_offsets=graph.row_offsets, col_indices=graph.col_indices,
