@@ -23,8 +23,8 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100):
     if n == 0:
         return Result({"rank": xp.zeros(0)}, 0, 0.0, 0)
     out_degree = graph.out_degrees().astype(numpy.float64)
-    dangling = out_degree == 0
-    inverse_degree = xp.where(dangling, 0.0, 1.0 / xp.maximum(out_degree, 1))
+    dangling = (out_degree == 0).astype(numpy.float64)  # 1 where a vertex has no out-edges
+    inverse_degree = (1 - dangling) / xp.maximum(out_degree, 1)
     rank = xp.full(n, 1.0 / n)
     share = xp.empty(n)
     gather = Functor(SHARE, filename="<pagerank share>", share=share)
@@ -32,7 +32,7 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100):
         for iteration in range(1, max_iter + 1):
             xp.multiply(rank, inverse_degree, out=share)
             pulled = neighbor_reduce(graph, gather, direction="in")
-            base = (damping * float(rank[dangling].sum()) + 1 - damping) / n
+            base = (damping * xp.dot(rank, dangling) + (1 - damping)) / n  # stays on the device
             new_rank = damping * pulled + base
             change = float(xp.abs(new_rank - rank).sum())
             rank = new_rank

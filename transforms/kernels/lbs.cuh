@@ -72,24 +72,31 @@ __device__ void load_merge_range(MergeRange<NV>& r, const O* offsets, long long 
     __syncthreads();
 }
 
-// Each thread walks ITEMS steps of the block's path, recording the segment of
-// each item it meets; then items are visited striped, so that f's accesses at
-// idx coalesce.
-template <int BLOCK, int ITEMS, class O, class F>
-__device__ void lbs(const O* offsets, long long nseg, long long total, const long long* splits, F& f)
+// Each thread walks its ITEMS steps of the block's path from (x, y), recording
+// the segment of each item it meets (relative to y0) at padded<int>(item - x0).
+template <int BLOCK, int ITEMS>
+__device__ void record_segments(const MergeRange<BLOCK * ITEMS>& r, int* segment, int x, int y)
 {
-    constexpr int NV = BLOCK * ITEMS;
-    __shared__ MergeRange<NV> r;
-    __shared__ int segment[padded_size<int>(NV)];  // of item x0 + j at padded<int>(j)
-    load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
-    int x, y;
-    r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
 #pragma unroll
     for (int step = 0; step < ITEMS; ++step) {
         if (r.item_next(x, y)) segment[padded<int>(x++)] = y;
         else ++y;
     }
     __syncthreads();
+}
+
+// Segments recorded by a walk, then items visited striped, so that f's
+// accesses at idx coalesce and many are in flight at once.
+template <int BLOCK, int ITEMS, class O, class F>
+__device__ void lbs(const O* offsets, long long nseg, long long total, const long long* splits, F& f)
+{
+    constexpr int NV = BLOCK * ITEMS;
+    __shared__ MergeRange<NV> r;
+    __shared__ int segment[padded_size<int>(NV)];
+    load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
+    int x, y;
+    r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
+    record_segments<BLOCK, ITEMS>(r, segment, x, y);
     for (int j = threadIdx.x; j < r.items(); j += BLOCK) {
         const int local = segment[padded<int>(j)];
         f(r.x0 + j, r.y0 + local, r.x0 + j - r.start_of(local));
