@@ -71,30 +71,18 @@ __device__ Run<T> block_segmented_scan(Run<T> x, Op& op)
     return result;
 }
 
-// The items' values are computed striped (coalesced, many loads in flight) into
-// shared memory; then each thread walks its ITEMS steps of the block's path,
-// reducing the items it meets and finishing each segment whose end it meets.
-// The partial of a segment still open at a thread's last step carries into the
-// next threads through a segmented scan, and into the next block through
-// atomic_combine.
+// Each thread walks ITEMS steps of the block's path, reducing items as it meets
+// them and finishing each segment whose end it meets; the partial of a segment
+// still open at a thread's last step carries into the next threads through a
+// segmented scan, and into the next block through atomic_combine.
 template <int BLOCK, int ITEMS, class O, class T, class F, class Op>
 __device__ void segreduce(const O* offsets, long long nseg, long long total, const long long* splits, T* out,
                           T identity, F& f, Op& op)
 {
     constexpr int NV = BLOCK * ITEMS;
     __shared__ MergeRange<NV> r;
-    __shared__ int segment[padded_size<int>(NV)];
-    __shared__ T values[padded_size<T>(NV)];
     __shared__ T inclusive_values[BLOCK];
     load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
-    int x, y;
-    r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
-    record_segments<BLOCK, ITEMS>(r, segment, x, y);
-    for (int j = threadIdx.x; j < r.items(); j += BLOCK) {
-        const int local = segment[padded<int>(j)];
-        values[padded<T>(j)] = (T)f(r.x0 + j, r.y0 + local, r.x0 + j - r.start_of(local));
-    }
-    __syncthreads();
 
     // Stores segment `local` (relative to y0), or combines it into out when the
     // segment has items in other blocks too.
@@ -104,12 +92,15 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
         else atomic_combine(out + r.y0 + local, value, op);
     };
 
+    int x, y;
+    r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
     int first_seg = -1;  // the first segment this thread closes: it may have begun in earlier threads
     T first_value = identity, acc = identity;
 #pragma unroll
     for (int step = 0; step < ITEMS; ++step) {
         if (r.item_next(x, y)) {
-            acc = op(acc, values[padded<T>(x++)]);
+            const long long idx = r.x0 + x++;
+            acc = op(acc, (T)f(idx, r.y0 + y, idx - r.start_of(y)));
         } else if (y < r.nends()) {
             if (first_seg < 0) { first_seg = y; first_value = acc; }
             else finish(y, acc, true);
