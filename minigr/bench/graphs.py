@@ -36,10 +36,10 @@ class Inputs:
     the systems use, each built on first use: BFS/SSSP source (the highest-degree
     vertex), CuPy sparse matrices of the in-neighbours, SciPy CSR on the host."""
 
-    def __init__(self, name, spec):
+    def __init__(self, name, spec, device="gpu"):
         from .. import load
         self.name = name
-        self.graph = load(spec, weights="random", device="gpu")
+        self.graph = load(spec, weights="random", device=device)
 
     @functools.cached_property
     def degrees(self):

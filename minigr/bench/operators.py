@@ -5,6 +5,7 @@ Figs 6-7); (c) neighbor_reduce over in-neighbours (one PageRank pull) against
 cuSPARSE SpMV and against the same work composed from CuPy calls."""
 import numpy
 
+from ..graph import to_host
 from . import progress
 from .timing import copy_bandwidth, gpu_ms
 
@@ -47,12 +48,8 @@ def bfs_levels(inputs):
     depth = bfs(inputs.graph, inputs.source).values["depth"]
     order = xp.argsort(depth).astype(numpy.int32)
     levels = int(depth.max()) + 1
-    bounds = to_list(xp.searchsorted(depth[order], xp.arange(levels + 1)))
+    bounds = [int(b) for b in to_host(xp.searchsorted(depth[order], xp.arange(levels + 1)))]
     return [Frontier(n, ids=order[bounds[k]:bounds[k + 1]]) for k in range(levels)], depth
-
-
-def to_list(array):
-    return [int(v) for v in array.get()]
 
 
 def advance_levels(inputs, runs, warmup):
@@ -124,7 +121,11 @@ def run(args, graphs):
     print(f"device-to-device copy {copy:.0f} GB/s (read + write)")
     rows = []
     for name, spec in graphs.items():
-        rows += _graph_rows(name, spec, copy, args.runs, args.warmup)
+        try:
+            rows += _graph_rows(name, spec, copy, args.runs, args.warmup)
+        except Exception as exc:  # a graph that fails to load or run must not stop the others
+            print(f"\n{name}: error: {type(exc).__name__}: {exc}")
+            rows.append({"suite": "operators", "graph": name, "error": f"{type(exc).__name__}: {exc}"})
         cupy.get_default_memory_pool().free_all_blocks()
     return rows
 

@@ -45,7 +45,7 @@ def _minigr_levels(inputs, trace, relax):
         values = graph.xp.full(n, -1, dtype=numpy.int32)
         op = Functor(VISIT, filename="<bfs visit>", depth=values, parent=graph.xp.full(n, -1, dtype=numpy.int32))
     values[inputs.source] = 0
-    frontier, level = Frontier.from_ids([inputs.source], n, "gpu"), 0
+    frontier, level = Frontier.from_ids([inputs.source], n, graph.device), 0
     with Timer("gpu") as timer:
         while len(frontier):
             edges = int(inputs.degrees[frontier.ids].sum())
@@ -208,7 +208,11 @@ def run(args, graphs):
     import cupy
     rows = []
     for name, spec in graphs.items():
-        rows += _graph_rows(name, spec, args.runs, args.warmup)
+        try:
+            rows += _graph_rows(name, spec, args.runs, args.warmup)
+        except Exception as exc:  # a graph that fails to load or run must not stop the others
+            print(f"\n{name}: error: {type(exc).__name__}: {exc}")
+            rows.append({"suite": "primitives", "graph": name, "error": f"{type(exc).__name__}: {exc}"})
         cupy.get_default_memory_pool().free_all_blocks()
     return rows
 
