@@ -74,7 +74,7 @@ def require_matplotlib():
 
 
 def _filename(*parts):
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", "_".join(parts)) + ".png"
+    return "_".join(re.sub(r"[^A-Za-z0-9.-]+", "_", part).strip("_") for part in parts) + ".png"
 
 
 def plot(rows, directory):
