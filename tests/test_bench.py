@@ -8,7 +8,6 @@ import types
 import networkx
 import numpy
 import pytest
-import scipy.sparse
 import scipy.sparse.csgraph as csgraph
 
 from minigr import Graph
@@ -54,6 +53,20 @@ def test_plot_without_matplotlib_says_how_to_install_it(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
     assert main(["bench", "all", "--quick", "--plot", "plots"]) == 2
     assert "install minigr[plot]" in capsys.readouterr().err
+
+
+def test_quick_defaults_and_explicit_values():
+    from minigr.bench import check_arguments
+    from minigr.cli import parser
+    args = parser().parse_args(["bench", "all", "--quick"])
+    assert list(check_arguments(args)) == ["kron_s16_e16", "rgg_n16", "grid_16"]
+    assert (args.runs, args.warmup, args.max_log2) == (3, 1, 22)
+    args = parser().parse_args(["bench", "transforms", "--runs", "5", "--warmup", "0", "--max-log2", "24"])
+    check_arguments(args)
+    assert (args.runs, args.warmup, args.max_log2) == (5, 0, 24)
+    args = parser().parse_args(["bench", "operators"])
+    assert list(check_arguments(args)) == ["kron_s21_e16", "rgg_n22", "grid_22"]
+    assert (args.runs, args.warmup) == (10, 3)
 
 
 def test_graph_selection(tmp_path):
@@ -174,13 +187,13 @@ def test_cpu_pagerank_alternatives_match_networkx(directed):
     graph = _random_graph("cpu", directed=directed)
     ones = graph.to_scipy()
     ones.data[:] = 1
-    expected = networkx.pagerank(networkx.from_scipy_sparse_array(ones, create_using=networkx.DiGraph), tol=1e-10,
-                                 weight=None)
+    g = networkx.from_scipy_sparse_array(ones, create_using=networkx.DiGraph)
+    expected = networkx.pagerank(g, tol=1e-10, weight=None)
     expected = numpy.array([expected[v] for v in range(graph.num_vertices)])
     ranks, ms, iterations = alt.pagerank_spmv(ones.T.tocsr(), graph.out_degrees(), tol=1e-10)
     assert ms >= 0 and iterations > 1
     assert numpy.abs(ranks - expected).sum() < 1e-8
-    ranks, _, _ = alt.pagerank_networkx(ones, tol=1e-10)
+    ranks, _, _ = alt.pagerank_networkx(g, tol=1e-10)
     assert numpy.abs(ranks - expected).sum() < 1e-8
 
 

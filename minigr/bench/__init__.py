@@ -18,9 +18,9 @@ def add_arguments(p):
     p.add_argument("--graph", action="append", metavar="GRAPH",
                    help="a graph file or generator spec (repeatable); default: kron_s21_e16, rgg_n22, grid_22")
     p.add_argument("--quick", action="store_true",
-                   help=f"small graphs (scale 16) and transforms up to 2^{QUICK_MAX_LOG2}: a first try")
-    p.add_argument("--runs", type=int, default=10, help="timed runs per measurement (median reported)")
-    p.add_argument("--warmup", type=int, default=3, help="untimed runs first")
+                   help=f"a first try: small graphs (scale 16), transforms up to 2^{QUICK_MAX_LOG2}, 3 runs, 1 warm-up")
+    p.add_argument("--runs", type=int, help="timed runs per measurement, median reported (default 10)")
+    p.add_argument("--warmup", type=int, help="untimed runs first (default 3)")
     p.add_argument("--max-log2", type=int, help="largest size, as a power of two (transforms; default 27, "
                    f"{QUICK_MAX_LOG2} with --quick)")
     p.add_argument("--json", metavar="FILE", help="append one JSON object per measurement to FILE")
@@ -32,6 +32,10 @@ def check_arguments(args):
     """The arguments' problems as a MinigrError, before any GPU work; returns
     the graphs (name -> spec) the graph suites run on."""
     from .graphs import selected
+    if args.runs is None:
+        args.runs = 3 if args.quick else 10
+    if args.warmup is None:
+        args.warmup = 1 if args.quick else 3
     if args.runs < 1 or args.warmup < 0:
         raise MinigrError("--runs must be at least 1 and --warmup at least 0")
     if args.max_log2 is None:

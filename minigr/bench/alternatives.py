@@ -166,13 +166,13 @@ def pagerank_spmv(in_adjacency, out_degrees, *, damping=0.85, tol=1e-6, max_iter
     return rank, timer.ms, iteration
 
 
-def pagerank_networkx(matrix, *, damping=0.85, tol=1e-6, max_iter=100):
-    """networkx.pagerank (unweighted) on the CPU; the graph is built outside the timing."""
+def pagerank_networkx(g, *, damping=0.85, tol=1e-6, max_iter=100):
+    """networkx.pagerank, unweighted, on the CPU, of a networkx graph with nodes 0..n-1."""
     import networkx
-    g = networkx.from_scipy_sparse_array(matrix, create_using=networkx.DiGraph)
     with Timer("cpu") as timer:
         ranks = networkx.pagerank(g, alpha=damping, tol=tol, max_iter=max_iter, weight=None)
-    return numpy.fromiter((ranks[v] for v in range(matrix.shape[0])), numpy.float64, matrix.shape[0]), timer.ms, None
+    n = g.number_of_nodes()
+    return numpy.fromiter((ranks[v] for v in range(n)), numpy.float64, n), timer.ms, None
 
 
 # ---- coloring -------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ def selected(graphs, quick):
 class Inputs:
     """One graph on the GPU (random integer weights in [1, 64]) with the arrays
     the systems use, each built on first use: BFS/SSSP source (the highest-degree
-    vertex), CuPy sparse matrices of the in-neighbours, SciPy CSR on the host."""
+    vertex), CuPy sparse matrices of the in-neighbours, SciPy CSR and networkx on the host."""
 
     def __init__(self, name, spec, device="gpu"):
         from .. import load
@@ -68,8 +68,7 @@ class Inputs:
         return pattern
 
     @functools.cached_property
-    def scipy_ones(self):
-        """Host CSR of out-neighbours with float64 ones (networkx)."""
-        pattern = self.scipy.copy()
-        pattern.data = numpy.ones(pattern.nnz)
-        return pattern
+    def networkx(self):
+        """The graph as a networkx.DiGraph (both directions of an undirected edge)."""
+        import networkx
+        return networkx.from_scipy_sparse_array(self.scipy, create_using=networkx.DiGraph)

@@ -92,7 +92,7 @@ def _pagerank_systems(tol, max_iter):
             i.in_adjacency(numpy.float64), i.degrees, **options)),
         System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: alt.pagerank_spmv(
             i.scipy_in_ones, to_host(i.degrees), **options)),
-        System("networkx (CPU)", "cpu", lambda i, trace=None: alt.pagerank_networkx(i.scipy_ones, **options),
+        System("networkx (CPU)", "cpu", lambda i, trace=None: alt.pagerank_networkx(i.networkx, **options),
                skip=_too_big_for_networkx),
     ]
 
