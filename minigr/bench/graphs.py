@@ -40,6 +40,7 @@ class Inputs:
         from .. import load
         self.name = name
         self.graph = load(spec, weights="random", device=device)
+        self._in_adjacency = {}
 
     @functools.cached_property
     def degrees(self):
@@ -50,10 +51,14 @@ class Inputs:
         return int(self.degrees.argmax())
 
     def in_adjacency(self, dtype):
-        """cupyx CSR of in-neighbours (row v lists v's in-neighbours) with ones of `dtype`."""
+        """cupyx CSR of in-neighbours (row v lists v's in-neighbours) with ones of `dtype`, built once."""
         from .alternatives import csr_matrix
-        reverse = self.graph.reverse()
-        return csr_matrix(reverse.row_offsets, reverse.col_indices, self.graph.xp.ones(reverse.num_edges, dtype))
+        dtype = numpy.dtype(dtype)
+        if dtype not in self._in_adjacency:
+            reverse = self.graph.reverse()
+            ones = self.graph.xp.ones(reverse.num_edges, dtype)
+            self._in_adjacency[dtype] = csr_matrix(reverse.row_offsets, reverse.col_indices, ones)
+        return self._in_adjacency[dtype]
 
     @functools.cached_property
     def scipy(self):
