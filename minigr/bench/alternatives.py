@@ -1,0 +1,204 @@
+"""What a Python user would write instead of minigr, for the primitive benchmarks:
+cuSPARSE SpMV through cupyx.scipy.sparse, frontier code composed from CuPy
+library calls, and SciPy / networkx on the CPU.
+
+Each function takes the graph's arrays (CuPy, or SciPy on the CPU), does its
+setup outside the timed region, and returns (values, ms, iterations), ms timed
+by minigr's Timer (CUDA events on the GPU, a host clock on the CPU). Traversals
+accept `trace`, a list that receives one record per level (CUDA-event timed).
+"""
+import contextlib
+
+import numpy
+
+from ..enactor import Timer
+from ..transforms.backend import array_module, device_of
+
+
+@contextlib.contextmanager
+def timed_level(trace, frontier_size, edges):
+    """Times the block with CUDA events and appends a level record to `trace`
+    (a list); does nothing when trace is None."""
+    if trace is None:
+        yield
+        return
+    with Timer("gpu") as timer:
+        yield
+    trace.append({"level": len(trace), "frontier": int(frontier_size), "edges": int(edges), "ms": timer.ms,
+                  "MTEPS": edges / timer.ms / 1e3 if timer.ms else None})
+
+
+def csr_matrix(row_offsets, col_indices, data):
+    """A cupyx.scipy.sparse CSR matrix (int32 indices, as cuSPARSE prefers) of one graph's arrays."""
+    import cupy
+    import cupyx.scipy.sparse
+    n = len(row_offsets) - 1
+    return cupyx.scipy.sparse.csr_matrix((data, col_indices.astype(cupy.int32), row_offsets.astype(cupy.int32)),
+                                         shape=(n, n))
+
+
+def expand(row_offsets, col_indices, frontier):
+    """The out-edges of `frontier` (vertex ids) with CuPy calls: for each edge,
+    the index of its source in the frontier and its edge id (cumsum + searchsorted)."""
+    import cupy
+    starts = row_offsets[frontier]
+    degrees = row_offsets[frontier + 1] - starts
+    ends = cupy.cumsum(degrees)
+    total = int(ends[-1]) if len(ends) else 0
+    items = cupy.arange(total, dtype=numpy.int64)
+    owner = cupy.searchsorted(ends, items, side="right")
+    edges = starts[owner] + items - (ends[owner] - degrees[owner])
+    return owner, edges
+
+
+# ---- BFS ------------------------------------------------------------------------------------------
+
+def bfs_spmv(in_adjacency, degrees, source, trace=None):
+    """Level-synchronous BFS by SpMV: next = (A^T frontier) masked by the unvisited.
+    in_adjacency: a cupyx CSR of in-neighbours with float32 ones. Returns depths."""
+    import cupy
+    n = in_adjacency.shape[0]
+    depth = cupy.full(n, -1, dtype=numpy.int32)
+    depth[source] = 0
+    frontier = cupy.zeros(n, dtype=numpy.float32)
+    frontier[source] = 1
+    level, size = 0, 1
+    with Timer("gpu") as timer:
+        while size:
+            edges = int(degrees[frontier > 0].sum()) if trace is not None else 0
+            with timed_level(trace, size, edges):
+                reached = (in_adjacency @ frontier > 0) & (depth < 0)
+                depth[reached] = level + 1
+                frontier = reached.astype(numpy.float32)
+                size = int(reached.sum())
+            level += 1
+    return depth, timer.ms, level
+
+
+def bfs_cupy(row_offsets, col_indices, source, trace=None):
+    """Frontier BFS from CuPy calls: expand the frontier's edges, keep the
+    unvisited destinations, claim their depth, uniquify. Returns depths."""
+    import cupy
+    n = len(row_offsets) - 1
+    depth = cupy.full(n, -1, dtype=numpy.int32)
+    depth[source] = 0
+    frontier = cupy.asarray([source], dtype=numpy.int64)
+    level = 0
+    with Timer("gpu") as timer:
+        while len(frontier):
+            edges = int((row_offsets[frontier + 1] - row_offsets[frontier]).sum()) if trace is not None else 0
+            with timed_level(trace, len(frontier), edges):
+                _, edge_ids = expand(row_offsets, col_indices, frontier)
+                neighbours = col_indices[edge_ids]
+                fresh = neighbours[depth[neighbours] < 0]
+                depth[fresh] = level + 1
+                frontier = cupy.unique(fresh).astype(numpy.int64)
+            level += 1
+    return depth, timer.ms, level
+
+
+def bfs_scipy(matrix, source):
+    """Hop depths by scipy.sparse.csgraph on the CPU (-1 unreachable)."""
+    import scipy.sparse.csgraph as csgraph
+    with Timer("cpu") as timer:
+        dist = csgraph.dijkstra(matrix, directed=True, indices=source, unweighted=True)
+    return numpy.where(numpy.isinf(dist), -1, dist).astype(numpy.int32), timer.ms, None
+
+
+# ---- SSSP -----------------------------------------------------------------------------------------
+
+def sssp_cupy(row_offsets, col_indices, weights, source, trace=None):
+    """Frontier Bellman-Ford from CuPy calls: expand the frontier's edges, keep
+    the improving candidates, relax with cupyx.scatter_min, uniquify. Returns
+    float32 distances (inf unreachable)."""
+    import cupy
+    import cupyx
+    n = len(row_offsets) - 1
+    dist = cupy.full(n, numpy.inf, dtype=numpy.float32)
+    dist[source] = 0
+    frontier = cupy.asarray([source], dtype=numpy.int64)
+    level = 0
+    with Timer("gpu") as timer:
+        while len(frontier):
+            edges = int((row_offsets[frontier + 1] - row_offsets[frontier]).sum()) if trace is not None else 0
+            with timed_level(trace, len(frontier), edges):
+                owner, edge_ids = expand(row_offsets, col_indices, frontier)
+                neighbours = col_indices[edge_ids]
+                candidate = dist[frontier[owner]] + weights[edge_ids]
+                better = candidate < dist[neighbours]
+                neighbours = neighbours[better]
+                cupyx.scatter_min(dist, neighbours, candidate[better])
+                frontier = cupy.unique(neighbours).astype(numpy.int64)
+            level += 1
+    return dist, timer.ms, level
+
+
+def sssp_scipy(matrix, source):
+    """Distances by scipy.sparse.csgraph.dijkstra on the CPU (float32, inf unreachable)."""
+    import scipy.sparse.csgraph as csgraph
+    with Timer("cpu") as timer:
+        dist = csgraph.dijkstra(matrix, directed=True, indices=source)
+    return dist.astype(numpy.float32), timer.ms, None
+
+
+# ---- PageRank -------------------------------------------------------------------------------------
+
+def pagerank_spmv(in_adjacency, out_degrees, *, damping=0.85, tol=1e-6, max_iter=100):
+    """PageRank by SpMV, the same iteration as minigr's (and networkx's): dangling
+    rank spread uniformly, stop when the L1 change is below n * tol. Works on a
+    cupyx CSR (GPU) or a scipy.sparse CSR (CPU) of in-neighbours with float64
+    ones; out_degrees on the same device. Returns float64 ranks."""
+    device = device_of(out_degrees)
+    xp = array_module(device)
+    n = in_adjacency.shape[0]
+    out_degrees = out_degrees.astype(numpy.float64)
+    dangling = out_degrees == 0
+    inverse_degree = xp.where(dangling, 0.0, 1.0 / xp.maximum(out_degrees, 1))
+    rank = xp.full(n, 1.0 / n)
+    with Timer(device) as timer:
+        for iteration in range(1, max_iter + 1):
+            pulled = in_adjacency @ (rank * inverse_degree)
+            new_rank = damping * pulled + (damping * float(rank[dangling].sum()) + 1 - damping) / n
+            change = float(xp.abs(new_rank - rank).sum())
+            rank = new_rank
+            if change < n * tol:
+                break
+    return rank, timer.ms, iteration
+
+
+def pagerank_networkx(g, *, damping=0.85, tol=1e-6, max_iter=100):
+    """networkx.pagerank, unweighted, on the CPU, of a networkx graph with nodes 0..n-1."""
+    import networkx
+    with Timer("cpu") as timer:
+        ranks = networkx.pagerank(g, alpha=damping, tol=tol, max_iter=max_iter, weight=None)
+    n = g.number_of_nodes()
+    return numpy.fromiter((ranks[v] for v in range(n)), numpy.float64, n), timer.ms, None
+
+
+# ---- coloring -------------------------------------------------------------------------------------
+
+def color_cupy(row_offsets, col_indices, seed=0):
+    """Jones-Plassmann coloring from CuPy calls: each round every uncolored vertex
+    whose random priority beats all its uncolored neighbours' (cupyx.scatter_max
+    over the uncolored vertices' edges) takes the round's color. Returns colors."""
+    import cupy
+    import cupyx
+    n = len(row_offsets) - 1
+    priority = cupy.asarray(numpy.random.default_rng(seed).permutation(n).astype(numpy.int32))
+    colors = cupy.full(n, -1, dtype=numpy.int32)
+    sources = cupy.searchsorted(row_offsets, cupy.arange(len(col_indices)), side="right") - 1
+    targets = col_indices
+    best = cupy.empty(n, dtype=numpy.int32)
+    rounds = 0
+    with Timer("gpu") as timer:
+        remaining = n
+        while remaining:
+            rival = cupy.where((colors[targets] < 0) & (targets != sources), priority[targets], -1)
+            best.fill(-1)
+            cupyx.scatter_max(best, sources, rival)
+            colors[(colors < 0) & (priority > best)] = rounds
+            keep = colors[sources] < 0
+            sources, targets = sources[keep], targets[keep]
+            remaining = int((colors < 0).sum())
+            rounds += 1
+    return colors, timer.ms, rounds

@@ -1,0 +1,261 @@
+"""`minigr bench`: argument handling and output formatting without a GPU; the
+CPU alternatives against networkx; on a GPU, the CuPy alternatives against
+SciPy references and a whole small benchmark run with every row validated."""
+import json
+import sys
+import types
+
+import networkx
+import numpy
+import pytest
+import scipy.sparse.csgraph as csgraph
+
+from minigr import Graph
+from minigr.bench import alternatives as alt
+from minigr.bench import graphs as bench_graphs
+from minigr.bench import primitives, report
+from minigr.cli import main
+
+from conftest import to_host
+
+TINY = "kron:scale=8,edge_factor=8,seed=1"
+
+
+# ---- arguments (no GPU needed) --------------------------------------------------------------------
+
+def test_no_gpu_exits_2_with_a_clear_message(monkeypatch, capsys):
+    monkeypatch.setenv("MINIGR_DEVICE", "cpu")  # as on a machine without a GPU
+    assert main(["bench", "operators", "--quick"]) == 2
+    assert "benchmarks time the GPU, and there is none here" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--runs", "0"], "--runs must be at least 1"),
+    (["--warmup", "-1"], "--warmup at least 0"),
+    (["--max-log2", "5"], "--max-log2 must lie between 20 and 31"),
+    (["--graph", "no-such-file.mtx"], "neither a file nor a generator spec"),
+])
+def test_bad_arguments_exit_2_before_any_gpu_work(monkeypatch, capsys, argv, message):
+    monkeypatch.setenv("MINIGR_DEVICE", "cpu")
+    assert main(["bench", "primitives", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["bench", "nonsense"], ["bench"], ["bench", "all", "--runs", "many"]])
+def test_unknown_suite_or_malformed_option_is_a_usage_error(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert "usage: minigr bench" in capsys.readouterr().err
+
+
+def test_plot_without_matplotlib_says_how_to_install_it(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
+    assert main(["bench", "all", "--quick", "--plot", "plots"]) == 2
+    assert "install minigr[plot]" in capsys.readouterr().err
+
+
+def test_quick_defaults_and_explicit_values():
+    from minigr.bench import check_arguments
+    from minigr.cli import parser
+    args = parser().parse_args(["bench", "all", "--quick"])
+    assert list(check_arguments(args)) == ["kron_s16_e16", "rgg_n16", "grid_16"]
+    assert (args.runs, args.warmup, args.max_log2) == (3, 1, 22)
+    args = parser().parse_args(["bench", "transforms", "--runs", "5", "--warmup", "0", "--max-log2", "24"])
+    check_arguments(args)
+    assert (args.runs, args.warmup, args.max_log2) == (5, 0, 24)
+    args = parser().parse_args(["bench", "operators"])
+    assert list(check_arguments(args)) == ["kron_s21_e16", "rgg_n22", "grid_22"]
+    assert (args.runs, args.warmup) == (10, 3)
+
+
+def test_graph_selection(tmp_path):
+    assert list(bench_graphs.selected(None, False)) == ["kron_s21_e16", "rgg_n22", "grid_22"]
+    assert list(bench_graphs.selected([], True)) == ["kron_s16_e16", "rgg_n16", "grid_16"]
+    path = tmp_path / "road.mtx"
+    path.write_text("")
+    chosen = bench_graphs.selected(["rgg:scale=22,seed=1", str(path), TINY], False)
+    assert chosen == {"rgg_n22": "rgg:scale=22,seed=1", "road.mtx": str(path), TINY: TINY}
+
+
+# ---- output (synthetic rows) ----------------------------------------------------------------------
+
+ROWS = [
+    {"primitive": "bfs", "system": "minigr", "ms": 1.23456, "MTEPS": 1000.4, "iterations": 5, "check": "ok vs SciPy"},
+    {"primitive": "bfs", "system": "CuPy composed", "ms": 12.0, "MTEPS": 100.0, "iterations": 5,
+     "minigr_speedup": 9.72, "check": "ok vs SciPy"},
+    {"primitive": "bfs", "system": "CuPy SpMV (cuSPARSE)", "error": "OutOfMemoryError: out of memory"},
+    {"primitive": "pagerank", "system": "networkx (CPU)", "error": "skipped: 2000000 edges > 1000000 (networkx)"},
+]
+
+
+def test_format_table_aligns_and_marks_missing_values_and_errors():
+    lines = report.format_table(ROWS, report.PRIMITIVE_COLUMNS).splitlines()
+    assert lines[0].split() == ["primitive", "system", "ms", "MTEPS", "iters", "peak", "level", "MTEPS", "minigr",
+                                "speedup", "check"]
+    assert len(lines) == 5
+    assert "1.235" in lines[1] and "1000" in lines[1] and lines[1].endswith("ok vs SciPy")
+    assert "9.7x" in lines[2]
+    assert lines[3].endswith("error: OutOfMemoryError: out of memory") and " - " in lines[3]
+    assert lines[4].endswith("skipped: 2000000 edges > 1000000 (networkx)")
+    # numbers are right-aligned: the ms column ends at the same place on every row with a value
+    assert lines[1].index("1.235") + 5 == lines[2].index("12.000") + 6
+
+
+def test_format_table_of_levels():
+    levels = [{"level": 0, "frontier": 1, "edges": 16, "ms": 0.01, "MTEPS": 1.6},
+              {"level": 1, "frontier": 16, "edges": 300, "ms": 0.02, "MTEPS": None}]
+    lines = report.format_table(levels, report.LEVEL_COLUMNS).splitlines()
+    assert lines[1].split() == ["0", "1", "16", "0.0100", "2"]
+    assert lines[2].split() == ["1", "16", "300", "0.0200", "-"]
+
+
+def test_json_lines_carry_every_figure_and_the_environment(tmp_path):
+    path = tmp_path / "bench.jsonl"
+    env = {"device_name": "NVIDIA H100 80GB HBM3", "driver_version": 13000, "cupy_version": "14.0",
+           "minigr_version": "0.1.0"}
+    report.write_json(path, ROWS[:2], env)
+    report.write_json(path, ROWS[2:3], env)  # appends
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == 3
+    assert lines[1] == {**env, **ROWS[1]}
+    assert lines[2]["error"].startswith("OutOfMemoryError")
+
+
+def test_plots_are_written(tmp_path):
+    pytest.importorskip("matplotlib")
+    levels = [{"level": k, "frontier": 10 * k + 1, "edges": 100 * k + 5, "ms": 0.01, "MTEPS": 10.0 * k}
+              for k in range(5)]
+    rows = [{"suite": "primitives", "graph": "g", "primitive": "bfs", "system": "minigr", "levels": levels},
+            {"suite": "primitives", "graph": "g", "primitive": "bfs", "system": "CuPy composed", "levels": levels,
+             "minigr_speedup": 3.0},
+            {"suite": "operators", "graph": "g", "operator": "advance (BFS levels)", "system": "minigr",
+             "levels": levels}]
+    paths = report.plot(rows, tmp_path / "plots")
+    assert sorted(p.split("/")[-1] for p in paths) == ["operators_advance_BFS_levels_g.png", "primitives_bfs_g.png",
+                                                       "speedups.png"]
+    assert all((tmp_path / "plots" / p.split("/")[-1]).stat().st_size > 1000 for p in paths)
+
+
+# ---- harness pieces (no GPU) ----------------------------------------------------------------------
+
+def test_measure_drops_the_warmup_and_takes_the_median():
+    times = iter([100.0, 3.0, 1.0, 2.0])
+    values, ms, iterations = primitives.measure(lambda: ("v", next(times), 7), runs=3, warmup=1)
+    assert (values, ms, iterations) == ("v", 2.0, 7)
+
+
+def test_validate_against_the_reference_or_else_minigr():
+    rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "ref"}]
+    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 3]), numpy.array([1, 2])], "ref",
+                        primitives._same, None)
+    assert [(r["validated"], r["check"]) for r in rows] == [(True, "ok vs ref"), (False, "MISMATCH vs ref"),
+                                                             (True, "reference")]
+    rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "ref", "error": "boom"}]
+    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 2]), None], "ref", primitives._same, None)
+    assert [r.get("check") for r in rows] == ["reference", "ok vs minigr", None]
+    assert rows[0]["validated"] is False  # minigr standing in is no validation of minigr
+
+
+def test_proper_coloring_check():
+    graph = Graph.from_edges([0, 1, 2], [1, 2, 0], num_vertices=4, symmetrize=True, device="cpu")
+    inputs = types.SimpleNamespace(graph=graph)
+    assert primitives.proper_coloring(numpy.array([0, 1, 2, 0]), inputs)
+    assert not primitives.proper_coloring(numpy.array([0, 1, 1, 0]), inputs)
+    assert not primitives.proper_coloring(numpy.array([0, 1, 2, -1]), inputs)
+
+
+def test_every_primitive_has_minigr_first_and_a_known_reference():
+    for name, (systems, reference, compare) in primitives.PRIMITIVES.items():
+        names = [s.name for s in systems]
+        assert names[0] == "minigr", name
+        assert len(set(names)) == len(names), name
+        assert reference is None and compare is None or reference in names, name
+
+
+# ---- CPU alternatives against independent references ----------------------------------------------
+
+def _random_graph(device, seed=3, n=300, m=1500, directed=True):
+    rng = numpy.random.default_rng(seed)
+    weights = rng.integers(1, 65, size=m).astype(numpy.float32)
+    return Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), weights, num_vertices=n,
+                            directed=directed, symmetrize=not directed, remove_duplicates=True, device=device)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_cpu_pagerank_alternatives_match_networkx(directed):
+    graph = _random_graph("cpu", directed=directed)
+    ones = graph.to_scipy()
+    ones.data[:] = 1
+    g = networkx.from_scipy_sparse_array(ones, create_using=networkx.DiGraph)
+    expected = networkx.pagerank(g, tol=1e-10, weight=None)
+    expected = numpy.array([expected[v] for v in range(graph.num_vertices)])
+    ranks, ms, iterations = alt.pagerank_spmv(ones.T.tocsr(), graph.out_degrees(), tol=1e-10)
+    assert ms >= 0 and iterations > 1
+    assert numpy.abs(ranks - expected).sum() < 1e-8
+    ranks, _, _ = alt.pagerank_networkx(g, tol=1e-10)
+    assert numpy.abs(ranks - expected).sum() < 1e-8
+
+
+def test_cpu_traversal_alternatives():
+    graph = _random_graph("cpu")
+    depth, _, _ = alt.bfs_scipy(graph.to_scipy(), 0)
+    g = networkx.from_scipy_sparse_array(graph.to_scipy(), create_using=networkx.DiGraph)
+    hops = networkx.single_source_shortest_path_length(g, 0)
+    assert depth.tolist() == [hops.get(v, -1) for v in range(graph.num_vertices)]
+    dist, _, _ = alt.sssp_scipy(graph.to_scipy(), 0)
+    lengths = networkx.single_source_dijkstra_path_length(g, 0)
+    assert dist.tolist() == [lengths.get(v, numpy.inf) for v in range(graph.num_vertices)]
+
+
+# ---- GPU: the CuPy alternatives against SciPy, and a whole run --------------------------------------
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed", [True, False])
+def test_cupy_traversals_match_scipy(directed):
+    import cupy
+    graph = _random_graph("gpu", directed=directed)
+    matrix = graph.to_scipy()
+    source = 0
+    expected_depth = csgraph.dijkstra(matrix, indices=source, unweighted=True)
+    expected_depth = numpy.where(numpy.isinf(expected_depth), -1, expected_depth)
+    reverse = graph.reverse()
+    in_adjacency = alt.csr_matrix(reverse.row_offsets, reverse.col_indices, cupy.ones(graph.num_edges, numpy.float32))
+    trace = []
+    depth, ms, levels = alt.bfs_spmv(in_adjacency, graph.out_degrees(), source, trace)
+    assert to_host(depth).tolist() == expected_depth.tolist() and ms > 0
+    assert len(trace) == levels and sum(r["frontier"] for r in trace) == int((expected_depth >= 0).sum())
+    depth, _, _ = alt.bfs_cupy(graph.row_offsets, graph.col_indices, source, trace=[])
+    assert to_host(depth).tolist() == expected_depth.tolist()
+    dist, _, _ = alt.sssp_cupy(graph.row_offsets, graph.col_indices, graph.weights, source, trace=[])
+    assert numpy.allclose(to_host(dist), csgraph.dijkstra(matrix, indices=source))
+
+
+@pytest.mark.gpu
+def test_cupy_pagerank_and_coloring():
+    import cupy
+    graph = _random_graph("gpu", directed=False)
+    ones = graph.to_scipy()
+    ones.data[:] = 1
+    expected, _, expected_iterations = alt.pagerank_spmv(ones.T.tocsr(), to_host(graph.out_degrees()), tol=1e-9)
+    in_adjacency = alt.csr_matrix(graph.row_offsets, graph.col_indices, cupy.ones(graph.num_edges))
+    ranks, _, iterations = alt.pagerank_spmv(in_adjacency, graph.out_degrees(), tol=1e-9)
+    assert iterations == expected_iterations
+    assert numpy.abs(to_host(ranks) - expected).sum() < 1e-9
+    colors, _, rounds = alt.color_cupy(graph.row_offsets, graph.col_indices)
+    assert primitives.proper_coloring(colors, types.SimpleNamespace(graph=graph))
+    assert int(colors.max()) < rounds
+
+
+@pytest.mark.gpu
+def test_whole_run_on_a_tiny_graph_validates_every_row(tmp_path, capsys):
+    path = tmp_path / "bench.jsonl"
+    assert main(["bench", "operators", "--graph", TINY, "--runs", "1", "--warmup", "0", "--json", str(path)]) == 0
+    assert main(["bench", "primitives", "--graph", TINY, "--runs", "1", "--warmup", "0", "--json", str(path)]) == 0
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert {r["suite"] for r in rows} == {"operators", "primitives"}
+    assert all("error" not in r for r in rows), [r["error"] for r in rows if "error" in r]
+    assert all(r["validated"] for r in rows if "validated" in r)
+    assert sum("validated" in r for r in rows) >= 17
+    assert all(r["device_name"] and r["cupy_version"] for r in rows)
+    assert "kron:scale=8" in capsys.readouterr().out
