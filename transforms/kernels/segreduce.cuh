@@ -94,17 +94,25 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
 
     int x, y;
     r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
+    // The walk keeps in registers the next item, the end of its segment and that
+    // segment's start (for ranks): one comparison per step.
+    const int items = r.items(), nends = r.nends();
+    const long long no_end = 0x7fffffffffffffffll;
+    long long idx = r.x0 + x, next_end = y < nends ? r.ends[y] : no_end, seg_start = r.start_of(y);
     int first_seg = -1;  // the first segment this thread closes: it may have begun in earlier threads
     T first_value = identity, acc = identity;
 #pragma unroll
     for (int step = 0; step < ITEMS; ++step) {
-        if (r.item_next(x, y)) {
-            const long long idx = r.x0 + x++;
-            acc = op(acc, (T)f(idx, r.y0 + y, idx - r.start_of(y)));
-        } else if (y < r.nends()) {
+        if (x < items && idx < next_end) {
+            acc = op(acc, (T)f(idx, r.y0 + y, idx - seg_start));
+            ++x;
+            ++idx;
+        } else if (y < nends) {
             if (first_seg < 0) { first_seg = y; first_value = acc; }
             else finish(y, acc, true);
+            seg_start = next_end;
             ++y;
+            next_end = y < nends ? r.ends[y] : no_end;
             acc = identity;
         }
     }
