@@ -11,8 +11,7 @@ _DEGREE = """long long operator()(long long i) const {
     return row_offsets[v + 1] - row_offsets[v];
 }"""
 _VALUE = """T operator()(long long idx, long long seg, long long rank) const {
-    int v = VERTEX;
-    long long edge = row_offsets[v] + rank;
+    VERTEX_AND_EDGE
     return op(v, col_indices[edge], edge);
 }"""
 
@@ -31,12 +30,12 @@ def neighbor_reduce(graph, op, *, frontier=None, direction="out", reduce="sum", 
     source = _VALUE.replace("T ", c_type(dtype) + " ", 1)
     if frontier is None:
         offsets, total = g.row_offsets, g.num_edges
-        source = source.replace("VERTEX", "(int)seg")
+        source = source.replace("VERTEX_AND_EDGE", "int v = (int)seg; long long edge = idx;")
     else:
         ids = frontier.ids
         offsets, total = scan_transform(len(ids), Functor(_DEGREE, filename="<reduce degrees>", frontier=ids,
                                                           row_offsets=g.row_offsets))
         captures["frontier"] = ids
-        source = source.replace("VERTEX", "frontier[seg]")
+        source = source.replace("VERTEX_AND_EDGE", "int v = frontier[seg]; long long edge = row_offsets[v] + rank;")
     return segreduce_transform(offsets, Functor(source, filename="<neighbor_reduce>", **captures), op=reduce,
                                identity=identity, dtype=dtype, total=total)

@@ -12,10 +12,10 @@ _DEGREE = """long long operator()(long long i) const {
     return row_offsets[v + 1] - row_offsets[v];
 }"""
 
-# One item per edge: the source is frontier[seg] (or seg itself over all vertices).
+# One item per edge: the source is frontier[seg]; over all vertices it is seg
+# itself, and the item is the edge.
 _EDGE = """void operator()(long long idx, long long seg, long long rank) const {
-    int src = SOURCE;
-    long long edge = row_offsets[src] + rank;
+    SOURCE_AND_EDGE
     int dst = col_indices[edge];
     bool keep = op.cond(src, dst, edge, rank, idx, iteration);
     if (keep) op.apply(src, dst, edge, rank, idx, iteration);
@@ -25,7 +25,8 @@ _EDGE = """void operator()(long long idx, long long seg, long long rank) const {
 
 def advance_lbs(graph, frontier, op, *, iteration, output, idempotent):
     """Output in edge order; out_idx is the edge's position in that order."""
-    sources = "(int)seg" if frontier is None else "frontier[seg]"
+    source_and_edge = ("int src = (int)seg; long long edge = idx;" if frontier is None
+                       else "int src = frontier[seg]; long long edge = row_offsets[src] + rank;")
     writes = "out[idx] = keep ? dst : -1;" if output else ""
     captures = dict(op=op, row_offsets=graph.row_offsets, col_indices=graph.col_indices,
                     iteration=numpy.int32(iteration))
@@ -38,7 +39,7 @@ def advance_lbs(graph, frontier, op, *, iteration, output, idempotent):
         captures["frontier"] = ids
     if output:
         captures["out"] = graph.xp.empty(total, dtype=numpy.int32)
-    lbs_transform(offsets, Functor(_EDGE.replace("SOURCE", sources).replace("OUTPUT", writes),
+    lbs_transform(offsets, Functor(_EDGE.replace("SOURCE_AND_EDGE", source_and_edge).replace("OUTPUT", writes),
                                    filename="<advance push>", **captures), total)
     if not output:
         return None
