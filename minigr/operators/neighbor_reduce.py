@@ -3,13 +3,10 @@ or in-neighbours: a scan of the degrees (or the row offsets for every vertex)
 and a segmented reduction."""
 import numpy
 
-from ..transforms import Functor, scan_transform, segreduce_transform
+from ..transforms import Functor, segreduce_transform
 from ..transforms.functor import c_type
+from .edges import frontier_edges
 
-_DEGREE = """long long operator()(long long i) const {
-    int v = frontier[i];
-    return row_offsets[v + 1] - row_offsets[v];
-}"""
 _VALUE = """T operator()(long long idx, long long seg, long long rank) const {
     VERTEX_AND_EDGE
     return op(v, col_indices[edge], edge);
@@ -26,16 +23,8 @@ def neighbor_reduce(graph, op, *, frontier=None, direction="out", reduce="sum", 
     if direction not in ("out", "in"):
         raise ValueError(f"direction must be 'out' or 'in', got {direction!r}")
     g = graph if direction == "out" else graph.reverse()
-    captures = dict(op=op, row_offsets=g.row_offsets, col_indices=g.col_indices)
-    source = _VALUE.replace("T ", c_type(dtype) + " ", 1)
-    if frontier is None:
-        offsets, total = g.row_offsets, g.num_edges
-        source = source.replace("VERTEX_AND_EDGE", "int v = (int)seg; long long edge = idx;")
-    else:
-        ids = frontier.ids
-        offsets, total = scan_transform(len(ids), Functor(_DEGREE, filename="<reduce degrees>", frontier=ids,
-                                                          row_offsets=g.row_offsets))
-        captures["frontier"] = ids
-        source = source.replace("VERTEX_AND_EDGE", "int v = frontier[seg]; long long edge = row_offsets[v] + rank;")
+    offsets, total, captures, vertex_and_edge = frontier_edges(g, frontier, "v")
+    captures["op"] = op
+    source = _VALUE.replace("T ", c_type(dtype) + " ", 1).replace("VERTEX_AND_EDGE", vertex_and_edge)
     return segreduce_transform(offsets, Functor(source, filename="<neighbor_reduce>", **captures), op=reduce,
                                identity=identity, dtype=dtype, total=total)
