@@ -17,16 +17,17 @@ __device__ long long merge_path(long long diag, const O* ends, long long nseg, l
     return lo;
 }
 
-// A block's share of the merge path: items [x0, x1), segment ends [y0, y1) in
-// shared memory, and the start of segment y0.
+// A block's share of the merge path: items [x0, x1), the ends of segments
+// [y0, y1) in shared memory as item positions relative to x0 (0..items, so
+// 32-bit), and the start of segment y0.
 template <int NV>
 struct MergeRange {
     long long x0, x1, y0, y1, start0;
-    long long ends[NV + 1];
+    int ends[NV + 1];
 
     __device__ __forceinline__ int items() const { return (int)(x1 - x0); }
     __device__ __forceinline__ int nends() const { return (int)(y1 - y0); }
-    __device__ __forceinline__ long long start_of(int local) const { return local ? ends[local - 1] : start0; }
+    __device__ __forceinline__ long long start_of(int local) const { return local ? x0 + ends[local - 1] : start0; }
 
     // Items (x) and ends (y) before step `diag` of the block's path.
     __device__ __forceinline__ void split(int diag, int& x, int& y) const
@@ -34,17 +35,15 @@ struct MergeRange {
         int lo = max(0, diag - nends()), hi = min(diag, items());
         while (lo < hi) {
             const int mid = (lo + hi) >> 1;
-            if (x0 + mid < ends[diag - 1 - mid]) lo = mid + 1; else hi = mid;
+            if (mid < ends[diag - 1 - mid]) lo = mid + 1; else hi = mid;
         }
         x = lo;
         y = diag - lo;
     }
 
-    // Whether the next step from (x, y) takes an item (else it closes segment y).
-    __device__ __forceinline__ bool item_next(int x, int y) const
-    {
-        return x < items() && (y >= nends() || x0 + x < ends[y]);
-    }
+    // Where the walk from segment y stops taking items: that segment's end,
+    // or past the last end, the block's item count.
+    __device__ __forceinline__ int stop_of(int y) const { return y < nends() ? ends[y] : items(); }
 };
 
 // The merge-path split at the start of every block (and the end), one thread
@@ -68,7 +67,7 @@ __device__ void load_merge_range(MergeRange<NV>& r, const O* offsets, long long 
         r.start0 = offsets[r.y0];
     }
     __syncthreads();
-    for (int j = threadIdx.x; j < r.nends(); j += BLOCK) r.ends[j] = offsets[r.y0 + 1 + j];
+    for (int j = threadIdx.x; j < r.nends(); j += BLOCK) r.ends[j] = (int)(offsets[r.y0 + 1 + j] - r.x0);
     __syncthreads();
 }
 
@@ -77,10 +76,11 @@ __device__ void load_merge_range(MergeRange<NV>& r, const O* offsets, long long 
 template <int BLOCK, int ITEMS>
 __device__ void record_segments(const MergeRange<BLOCK * ITEMS>& r, int* segment, int x, int y)
 {
+    int stop = r.stop_of(y);
 #pragma unroll
     for (int step = 0; step < ITEMS; ++step) {
-        if (r.item_next(x, y)) segment[padded<int>(x++)] = y;
-        else ++y;
+        if (x < stop) segment[padded<int>(x++)] = y;
+        else if (y < r.nends()) stop = r.stop_of(++y);
     }
     __syncthreads();
 }

@@ -86,33 +86,31 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
 
     // Stores segment `local` (relative to y0), or combines it into out when the
     // segment has items in other blocks too.
+    const bool first_inside = r.start0 >= r.x0;
     auto finish = [&](int local, T value, bool right_inside) {
-        const bool left_inside = local > 0 || r.start0 >= r.x0;
-        if (left_inside && right_inside) out[r.y0 + local] = value;
+        if ((local > 0 || first_inside) && right_inside) out[r.y0 + local] = value;
         else atomic_combine(out + r.y0 + local, value, op);
     };
 
     int x, y;
     r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
-    // The walk keeps in registers the next item, the end of its segment and that
-    // segment's start (for ranks): one comparison per step.
-    const int items = r.items(), nends = r.nends();
-    const long long no_end = 0x7fffffffffffffffll;
-    long long idx = r.x0 + x, next_end = y < nends ? r.ends[y] : no_end, seg_start = r.start_of(y);
+    // The walk keeps in registers where the current segment stops taking items
+    // and where it started (for ranks): one comparison per step.
+    const int nends = r.nends();
+    int stop = r.stop_of(y);
+    long long seg_start = r.start_of(y);
     int first_seg = -1;  // the first segment this thread closes: it may have begun in earlier threads
     T first_value = identity, acc = identity;
 #pragma unroll
     for (int step = 0; step < ITEMS; ++step) {
-        if (x < items && idx < next_end) {
+        if (x < stop) {
+            const long long idx = r.x0 + x++;
             acc = op(acc, (T)f(idx, r.y0 + y, idx - seg_start));
-            ++x;
-            ++idx;
         } else if (y < nends) {
             if (first_seg < 0) { first_seg = y; first_value = acc; }
             else finish(y, acc, true);
-            seg_start = next_end;
-            ++y;
-            next_end = y < nends ? r.ends[y] : no_end;
+            seg_start = r.x0 + stop;
+            stop = r.stop_of(++y);
             acc = identity;
         }
     }
