@@ -78,7 +78,6 @@ def _delta_stepping(graph, frontier, relax, distance, delta):
 
 
 def _parents(graph, dist, source):
-    xp = graph.xp
     parent = neighbor_reduce(graph, Functor(PARENT, filename="<sssp parent>", dist=dist,
                                             weights=graph.reverse().weights),
                              direction="in", reduce="min", dtype=numpy.int32)
