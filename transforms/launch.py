@@ -4,7 +4,6 @@ import contextlib
 import ctypes
 import functools
 
-
 from . import codegen, compiler
 from .backend import device_of, resolve_device
 from .errors import MinigrError
