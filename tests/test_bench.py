@@ -259,3 +259,14 @@ def test_whole_run_on_a_tiny_graph_validates_every_row(tmp_path, capsys):
     assert sum("validated" in r for r in rows) >= 17
     assert all(r["device_name"] and r["cupy_version"] for r in rows)
     assert "kron:scale=8" in capsys.readouterr().out
+
+
+def test_load_suite_round_trips(capsys):
+    """The loading benchmark writes each graph as Matrix Market and reads back the same graph
+    from the text and from the binary cache (host work: runs everywhere)."""
+    import argparse
+    from minigr.bench import load
+    rows = load.run(argparse.Namespace(), {"kron": "kron:scale=8,edge_factor=4,seed=1", "grid": "grid:scale=8,seed=1"})
+    assert [r["graph"] for r in rows] == ["kron", "grid"]
+    assert all(r["validated"] and r["edges"] > 0 and r["text_s"] > 0 and r["binary_s"] > 0 for r in rows)
+    assert "same graph" in capsys.readouterr().out

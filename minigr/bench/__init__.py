@@ -2,14 +2,14 @@
 timed with CUDA events), side by side with what a Python user would do instead.
 
 Suites: transforms (transforms.py), operators (operators.py), primitives
-(primitives.py, alternatives.py), all. Tables go to stdout, progress to stderr
+(primitives.py, alternatives.py), load (load.py), all. Tables go to stdout, progress to stderr
 when it is a terminal, --json appends JSON lines, --plot writes PNGs."""
 import sys
 
 from ..transforms.backend import resolve_device
 from ..transforms.errors import MinigrError
 
-SUITES = ("transforms", "operators", "primitives", "all")
+SUITES = ("transforms", "operators", "primitives", "load", "all")
 QUICK_MAX_LOG2 = 22
 
 
@@ -53,7 +53,7 @@ def run(args):
     if resolve_device() != "gpu":
         raise MinigrError("benchmarks time the GPU, and there is none here (minigr doctor says why)")
     from . import report
-    suites = ("transforms", "operators", "primitives") if args.suite == "all" else (args.suite,)
+    suites = ("transforms", "operators", "primitives", "load") if args.suite == "all" else (args.suite,)
     env = report.environment()
     print(f"{env['device_name']}, driver {env['driver_version']}, CuPy {env['cupy_version']}, "
           f"minigr {env['minigr_version']}")
@@ -66,6 +66,9 @@ def run(args):
         elif suite == "operators":
             from . import operators
             suite_rows = operators.run(args, graphs)
+        elif suite == "load":
+            from . import load
+            suite_rows = load.run(args, graphs)
         else:
             from . import primitives
             suite_rows = primitives.run(args, graphs)
