@@ -1,7 +1,6 @@
 """Loading benchmark: each graph written as a Matrix Market file (one line per
-stored edge), then loaded
-from the text (which also writes the binary cache beside it) and again from
-the cache. Host work, timed with a host clock."""
+stored edge), then loaded from the text (which also writes the binary cache
+beside it) and again from the cache. Host work, timed with a host clock."""
 import os
 import tempfile
 import time
