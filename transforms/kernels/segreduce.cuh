@@ -94,23 +94,39 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
 
     int x, y;
     r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
-    // The walk keeps in registers where the current segment stops taking items
-    // and where it started (for ranks): one comparison per step.
+    // First pass over the thread's ITEMS steps: the items' values, with no store
+    // in between, so that all their loads are in flight at once.
     const int nends = r.nends();
-    int stop = r.stop_of(y);
-    long long seg_start = r.start_of(y);
+    T values[ITEMS];
+    unsigned item_steps = 0, end_steps = 0;
+    {
+        int walk_x = x, walk_y = y, stop = r.stop_of(y);
+        long long seg_start = r.start_of(y);
+#pragma unroll
+        for (int step = 0; step < ITEMS; ++step) {
+            values[step] = identity;
+            if (walk_x < stop) {
+                const long long idx = r.x0 + walk_x++;
+                values[step] = (T)f(idx, r.y0 + walk_y, idx - seg_start);
+                item_steps |= 1u << step;
+            } else if (walk_y < nends) {
+                end_steps |= 1u << step;
+                seg_start = r.x0 + stop;
+                stop = r.stop_of(++walk_y);
+            }
+        }
+    }
+    // Second pass: reduce, finishing each segment whose end the thread meets.
     int first_seg = -1;  // the first segment this thread closes: it may have begun in earlier threads
     T first_value = identity, acc = identity;
 #pragma unroll
     for (int step = 0; step < ITEMS; ++step) {
-        if (x < stop) {
-            const long long idx = r.x0 + x++;
-            acc = op(acc, (T)f(idx, r.y0 + y, idx - seg_start));
-        } else if (y < nends) {
+        if ((item_steps >> step) & 1u) {
+            acc = op(acc, values[step]);
+        } else if ((end_steps >> step) & 1u) {
             if (first_seg < 0) { first_seg = y; first_value = acc; }
             else finish(y, acc, true);
-            seg_start = r.x0 + stop;
-            stop = r.stop_of(++y);
+            ++y;
             acc = identity;
         }
     }
