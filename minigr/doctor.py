@@ -37,36 +37,41 @@ def operator_samples():
                       "{ return d % 2; }\nvoid apply(int s, int d, long long e, long long r, long long o, int it) "
                       "const {}")
     frontier = Frontier.from_ids([0, 1, 2], n, "cpu")
-    for source in (frontier, None):
-        for output in (True, False):
-            advance(graph, source, edge_op, output=output)
-    advance(graph, frontier, edge_op, idempotent=True)
+    for output in (True, False):
+        advance(graph, None, edge_op, output=output)
+        for strategy in ("lbs", "thread_mapped"):
+            for idempotent in (False, True):
+                advance(graph, frontier, edge_op, output=output, idempotent=idempotent, strategy=strategy)
     advance_pull(graph, Frontier.all_vertices(n, "cpu"), frontier, edge_op)
     filter_frontier(frontier, Functor("bool cond(int v, int it) const { return v > 0; }"))
     vertex_value = Functor("double operator()(int v, int u, long long e) const { return u; }")
     for direction in ("out", "in"):
-        neighbor_reduce(graph, vertex_value, direction=direction)
-        neighbor_reduce(graph, vertex_value, frontier=frontier, direction=direction, reduce="max")
+        for strategy in ("lbs", "thread_mapped"):
+            neighbor_reduce(graph, vertex_value, direction=direction, strategy=strategy)
+            neighbor_reduce(graph, vertex_value, frontier=frontier, direction=direction, reduce="max",
+                            strategy=strategy)
     compute(graph, frontier, Functor("void operator()(int v, int it) const {}"))
     split_near_far(frontier, Functor("double operator()(int v) const { return v; }"), 1.0)
     frontier.to_dense().to_sparse()
 
 
 def primitive_samples():
-    """Every primitive and variant once, on a tiny weighted CPU graph."""
+    """Every primitive and variant once, on a tiny weighted CPU graph of each kind:
+    skewed (load-balanced operators) and low-degree (thread-mapped ones)."""
     from .apps.bfs import bfs
     from .apps.color import color
     from .apps.pagerank import pagerank
     from .apps.sssp import sssp
     from .io import load
-    graph = load("kron:scale=8,edge_factor=8,seed=1", weights="random", device="cpu")
-    source = int(graph.out_degrees().argmax())
-    for idempotent in (False, True):
-        bfs(graph, source, idempotent=idempotent)
-    for delta in (None, 16.0):
-        sssp(graph, source, delta=delta)
-    pagerank(graph)
-    color(graph)
+    for spec in ("kron:scale=8,edge_factor=8,seed=1", "grid:scale=8,seed=1"):
+        graph = load(spec, weights="random", device="cpu")
+        source = int(graph.out_degrees().argmax())
+        for idempotent in (False, True):
+            bfs(graph, source, idempotent=idempotent)
+        for delta in (None, 16.0):
+            sssp(graph, source, delta=delta)
+        pagerank(graph)
+        color(graph)
 
 
 # (name, workload run on the CPU while its GPU kernels are compiled)

@@ -148,7 +148,8 @@ def test_filter(graph):
 @pytest.mark.parametrize("direction", ["out", "in"])
 @pytest.mark.parametrize("reduce", ["sum", "min", "max"])
 @pytest.mark.parametrize("use_frontier", [True, False])
-def test_neighbor_reduce(graph, direction, reduce, use_frontier):
+@pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
+def test_neighbor_reduce(graph, direction, reduce, use_frontier, strategy):
     rng = numpy.random.default_rng(4)
     n = graph.num_vertices
     value = rng.integers(-100, 100, size=n).astype(numpy.int64)
@@ -157,7 +158,7 @@ def test_neighbor_reduce(graph, direction, reduce, use_frontier):
     ids = random_frontier(graph, rng, 0.5) if use_frontier else numpy.arange(n, dtype=numpy.int32)
     frontier = Frontier.from_ids(ids, n, graph.device) if use_frontier else None
     got = to_host(neighbor_reduce(graph, op, frontier=frontier, direction=direction, reduce=reduce,
-                                  dtype=numpy.int64))
+                                  dtype=numpy.int64, strategy=strategy))
     matrix = graph.to_scipy() if direction == "out" else graph.to_scipy().T.tocsr()
     identity = {"sum": 0, "min": numpy.iinfo(numpy.int64).max, "max": numpy.iinfo(numpy.int64).min}[reduce]
     expected = []

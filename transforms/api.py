@@ -132,15 +132,13 @@ def _builtin_op(op, dtype):
     return {"sum": ("a + b", 0), "min": ("a < b ? a : b", big), "max": ("a > b ? a : b", small)}[op]
 
 
-def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64, total=None):
-    """Per-segment reduction of f(idx, seg, rank) (see lbs_transform) with op:
-    "sum", "min", "max", or a C expression in `a` and `b` (associative and
-    commutative) with its identity. Empty segments get the identity. Returns
-    an array of nseg values of `dtype` (4- or 8-byte int or float)."""
+def reduction(op, identity, dtype):
+    """(combine functor, identity) of a reduction: op "sum", "min", "max" (identity
+    optional), or a C expression in `a` and `b` with its identity."""
     dtype = numpy.dtype(dtype)
     ctype = c_type(dtype)
     if dtype.itemsize not in (4, 8) or dtype.kind not in "iuf":
-        raise MinigrError(f"segreduce values must be 4- or 8-byte ints or floats, not {dtype}")
+        raise MinigrError(f"reduced values must be 4- or 8-byte ints or floats, not {dtype}")
     if op in ("sum", "min", "max"):
         expression, builtin_identity = _builtin_op(op, dtype)
         identity = builtin_identity if identity is None else identity
@@ -151,6 +149,17 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
                           f"op={op!r}, identity={identity!r}")
     combine = Functor(f"__device__ {ctype} operator()({ctype} a, {ctype} b) const {{ return {expression}; }}",
                       filename="<op>")
+    return combine, dtype.type(identity)
+
+
+def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64, total=None):
+    """Per-segment reduction of f(idx, seg, rank) (see lbs_transform) with op:
+    "sum", "min", "max", or a C expression in `a` and `b` (associative and
+    commutative) with its identity. Empty segments get the identity. Returns
+    an array of nseg values of `dtype` (4- or 8-byte int or float)."""
+    dtype = numpy.dtype(dtype)
+    ctype = c_type(dtype)
+    combine, identity = reduction(op, identity, dtype)
     offsets_ctype, nseg, total = _segments(offsets, total)
     device = call_device([f], [offsets])
     xp = array_module(device)
@@ -162,6 +171,6 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
              "cpu": "minigr::segreduce(offsets, nseg, out, f0, f1)"}
     launch(device, [(f"const {offsets_ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
                     ("const long long*", "splits"), (f"{ctype}*", "out"), (ctype, "identity")],
-           [offsets, numpy.int64(nseg), numpy.int64(total), splits, out, dtype.type(identity)], [f, combine],
+           [offsets, numpy.int64(nseg), numpy.int64(total), splits, out, identity], [f, combine],
            calls, blocks, BLOCK)
     return out
