@@ -75,26 +75,36 @@ def bfs_spmv(in_adjacency, degrees, source, trace=None):
     return depth, timer.ms, level
 
 
-def bfs_cupy(row_offsets, col_indices, source, trace=None):
-    """Frontier BFS from CuPy calls: expand the frontier's edges, keep the
-    unvisited destinations, claim their depth, uniquify. Returns depths."""
+def _frontier_levels(row_offsets, source, step, trace):
+    """Runs frontier = step(frontier, level) from {source} until the frontier is
+    empty, each level timed into `trace`; returns (ms, levels)."""
     import cupy
-    n = len(row_offsets) - 1
-    depth = cupy.full(n, -1, dtype=numpy.int32)
-    depth[source] = 0
     frontier = cupy.asarray([source], dtype=numpy.int64)
     level = 0
     with Timer("gpu") as timer:
         while len(frontier):
             edges = int((row_offsets[frontier + 1] - row_offsets[frontier]).sum()) if trace is not None else 0
             with timed_level(trace, len(frontier), edges):
-                _, edge_ids = expand(row_offsets, col_indices, frontier)
-                neighbours = col_indices[edge_ids]
-                fresh = neighbours[depth[neighbours] < 0]
-                depth[fresh] = level + 1
-                frontier = cupy.unique(fresh).astype(numpy.int64)
+                frontier = step(frontier, level)
             level += 1
-    return depth, timer.ms, level
+    return timer.ms, level
+
+
+def bfs_cupy(row_offsets, col_indices, source, trace=None):
+    """Frontier BFS from CuPy calls: expand the frontier's edges, keep the
+    unvisited destinations, claim their depth, uniquify. Returns depths."""
+    import cupy
+    depth = cupy.full(len(row_offsets) - 1, -1, dtype=numpy.int32)
+    depth[source] = 0
+
+    def step(frontier, level):
+        _, edge_ids = expand(row_offsets, col_indices, frontier)
+        neighbours = col_indices[edge_ids]
+        fresh = neighbours[depth[neighbours] < 0]
+        depth[fresh] = level + 1
+        return cupy.unique(fresh).astype(numpy.int64)
+
+    return (depth,) + _frontier_levels(row_offsets, source, step, trace)
 
 
 def bfs_scipy(matrix, source):
@@ -113,24 +123,19 @@ def sssp_cupy(row_offsets, col_indices, weights, source, trace=None):
     float32 distances (inf unreachable)."""
     import cupy
     import cupyx
-    n = len(row_offsets) - 1
-    dist = cupy.full(n, numpy.inf, dtype=numpy.float32)
+    dist = cupy.full(len(row_offsets) - 1, numpy.inf, dtype=numpy.float32)
     dist[source] = 0
-    frontier = cupy.asarray([source], dtype=numpy.int64)
-    level = 0
-    with Timer("gpu") as timer:
-        while len(frontier):
-            edges = int((row_offsets[frontier + 1] - row_offsets[frontier]).sum()) if trace is not None else 0
-            with timed_level(trace, len(frontier), edges):
-                owner, edge_ids = expand(row_offsets, col_indices, frontier)
-                neighbours = col_indices[edge_ids]
-                candidate = dist[frontier[owner]] + weights[edge_ids]
-                better = candidate < dist[neighbours]
-                neighbours = neighbours[better]
-                cupyx.scatter_min(dist, neighbours, candidate[better])
-                frontier = cupy.unique(neighbours).astype(numpy.int64)
-            level += 1
-    return dist, timer.ms, level
+
+    def step(frontier, level):
+        owner, edge_ids = expand(row_offsets, col_indices, frontier)
+        neighbours = col_indices[edge_ids]
+        candidate = dist[frontier[owner]] + weights[edge_ids]
+        better = candidate < dist[neighbours]
+        neighbours = neighbours[better]
+        cupyx.scatter_min(dist, neighbours, candidate[better])
+        return cupy.unique(neighbours).astype(numpy.int64)
+
+    return (dist,) + _frontier_levels(row_offsets, source, step, trace)
 
 
 def sssp_scipy(matrix, source):
