@@ -9,7 +9,7 @@ from .launch import call_device, current_gpu, launch, multiprocessors
 
 BLOCK = 256
 SCAN_ITEMS = 8        # items per thread in a scan tile
-COMPACT_ITEMS = 16    # flags per thread in a compact tile (ballots make them cheap)
+COMPACT_ITEMS = 32    # flags per thread in a compact tile (ballots make them cheap)
 SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce
 SEARCH_TILE = BLOCK * SEARCH_ITEMS
 
@@ -18,12 +18,6 @@ def _count(n, what="n"):
     if isinstance(n, bool) or not isinstance(n, (int, numpy.integer)) or n < 0:
         raise MinigrError(f"{what} must be a non-negative integer, got {n!r}")
     return int(n)
-
-
-def _tile_workspace(xp, tiles):
-    """Zeroed look-back status words and the tile counter of a single-pass scan."""
-    words = xp.zeros(tiles + 1, dtype=numpy.uint64)
-    return words[:tiles], words[tiles:].view(numpy.uint32)
 
 
 def transform(n, f):
@@ -49,12 +43,11 @@ def scan_transform(n, count):
         offsets[0] = 0
     else:
         tiles = -(-n // (BLOCK * SCAN_ITEMS))
-        status, counter = _tile_workspace(xp, tiles)
-        calls = {"gpu": f"minigr::scan<{BLOCK}, {SCAN_ITEMS}>(n, offsets, status, tile_counter, f0)",
+        status = xp.zeros(tiles, dtype=numpy.uint64)  # look-back words of a single-pass scan
+        calls = {"gpu": f"minigr::scan<{BLOCK}, {SCAN_ITEMS}>(n, offsets, status, f0)",
                  "cpu": "minigr::scan(n, offsets, f0)"}
-        launch(device, [("long long", "n"), ("long long*", "offsets"), ("unsigned long long*", "status"),
-                        ("unsigned int*", "tile_counter")],
-               [numpy.int64(n), offsets, status, counter], [count], calls, tiles, BLOCK)
+        launch(device, [("long long", "n"), ("long long*", "offsets"), ("unsigned long long*", "status")],
+               [numpy.int64(n), offsets, status], [count], calls, tiles, BLOCK)
     return offsets, int(offsets[n])
 
 
@@ -76,12 +69,11 @@ def compact_transform(n, pred, write=None):
     count = xp.zeros(1, dtype=numpy.int64)
     if n:
         tiles = -(-n // (BLOCK * COMPACT_ITEMS))
-        status, counter = _tile_workspace(xp, tiles)
-        calls = {"gpu": f"minigr::compact<{BLOCK}, {COMPACT_ITEMS}>(n, count, status, tile_counter, f0, f1)",
+        status = xp.zeros(tiles, dtype=numpy.uint64)
+        calls = {"gpu": f"minigr::compact<{BLOCK}, {COMPACT_ITEMS}>(n, count, status, f0, f1)",
                  "cpu": "minigr::compact(n, count, f0, f1)"}
-        launch(device, [("long long", "n"), ("long long*", "count"), ("unsigned long long*", "status"),
-                        ("unsigned int*", "tile_counter")],
-               [numpy.int64(n), count, status, counter], [pred, write], calls, tiles, BLOCK)
+        launch(device, [("long long", "n"), ("long long*", "count"), ("unsigned long long*", "status")],
+               [numpy.int64(n), count, status], [pred, write], calls, tiles, BLOCK)
     kept = int(count[0])
     return (out[:kept] if out is not None else None), kept
 
