@@ -1,5 +1,7 @@
 """The five transforms. Each sizes its launch, allocates what it returns on the
 device of its inputs, and runs the generated kernel for that device."""
+import functools
+
 import numpy
 
 from .backend import array_module
@@ -18,6 +20,12 @@ def _count(n, what="n"):
     if isinstance(n, bool) or not isinstance(n, (int, numpy.integer)) or n < 0:
         raise MinigrError(f"{what} must be a non-negative integer, got {n!r}")
     return int(n)
+
+
+def _tile_workspace(xp, tiles):
+    """Zeroed look-back status words and the tile counter of a single-pass scan."""
+    words = xp.zeros(tiles + 1, dtype=numpy.uint64)
+    return words[:tiles], words[tiles:].view(numpy.uint32)
 
 
 def transform(n, f):
@@ -43,11 +51,12 @@ def scan_transform(n, count):
         offsets[0] = 0
     else:
         tiles = -(-n // (BLOCK * SCAN_ITEMS))
-        status = xp.zeros(tiles, dtype=numpy.uint64)  # look-back words of a single-pass scan
-        calls = {"gpu": f"minigr::scan<{BLOCK}, {SCAN_ITEMS}>(n, offsets, status, f0)",
+        status, counter = _tile_workspace(xp, tiles)
+        calls = {"gpu": f"minigr::scan<{BLOCK}, {SCAN_ITEMS}>(n, offsets, status, tile_counter, f0)",
                  "cpu": "minigr::scan(n, offsets, f0)"}
-        launch(device, [("long long", "n"), ("long long*", "offsets"), ("unsigned long long*", "status")],
-               [numpy.int64(n), offsets, status], [count], calls, tiles, BLOCK)
+        launch(device, [("long long", "n"), ("long long*", "offsets"), ("unsigned long long*", "status"),
+                        ("unsigned int*", "tile_counter")],
+               [numpy.int64(n), offsets, status, counter], [count], calls, tiles, BLOCK)
     return offsets, int(offsets[n])
 
 
@@ -69,11 +78,12 @@ def compact_transform(n, pred, write=None):
     count = xp.zeros(1, dtype=numpy.int64)
     if n:
         tiles = -(-n // (BLOCK * COMPACT_ITEMS))
-        status = xp.zeros(tiles, dtype=numpy.uint64)
-        calls = {"gpu": f"minigr::compact<{BLOCK}, {COMPACT_ITEMS}>(n, count, status, f0, f1)",
+        status, counter = _tile_workspace(xp, tiles)
+        calls = {"gpu": f"minigr::compact<{BLOCK}, {COMPACT_ITEMS}>(n, count, status, tile_counter, f0, f1)",
                  "cpu": "minigr::compact(n, count, f0, f1)"}
-        launch(device, [("long long", "n"), ("long long*", "count"), ("unsigned long long*", "status")],
-               [numpy.int64(n), count, status], [pred, write], calls, tiles, BLOCK)
+        launch(device, [("long long", "n"), ("long long*", "count"), ("unsigned long long*", "status"),
+                        ("unsigned int*", "tile_counter")],
+               [numpy.int64(n), count, status, counter], [pred, write], calls, tiles, BLOCK)
     kept = int(count[0])
     return (out[:kept] if out is not None else None), kept
 
@@ -124,9 +134,11 @@ def _builtin_op(op, dtype):
     return {"sum": ("a + b", 0), "min": ("a < b ? a : b", big), "max": ("a > b ? a : b", small)}[op]
 
 
+@functools.lru_cache(maxsize=256)
 def reduction(op, identity, dtype):
     """(combine functor, identity) of a reduction: op "sum", "min", "max" (identity
-    optional), or a C expression in `a` and `b` with its identity."""
+    optional), or a C expression in `a` and `b` with its identity. Cached: operators
+    call it on every launch."""
     dtype = numpy.dtype(dtype)
     ctype = c_type(dtype)
     if dtype.itemsize not in (4, 8) or dtype.kind not in "iuf":

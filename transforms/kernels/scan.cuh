@@ -2,9 +2,6 @@
 // (Merrill and Garland): each tile publishes its aggregate, then its inclusive
 // prefix, in one 64-bit status word (value << 2 | flag), so the counts are read
 // once and never stored. scan_transform and compact_transform both use it.
-// Tile t is block t: as CUB assumes, blocks start in blockIdx order, so every
-// earlier tile is running or done and the look-back cannot deadlock (an atomic
-// tile counter was measured slower: its round trip delays each tile's loads).
 namespace minigr {
 
 constexpr unsigned long long STATUS_AGGREGATE = 1, STATUS_PREFIX = 2;
@@ -63,14 +60,18 @@ template <> struct CountStorage<unsigned short> { typedef int type; };
 // Calls count(i) once per item, then emit(i, offset, count) with the exclusive
 // offset; the last tile also calls finish(total).
 template <int BLOCK, int ITEMS, class Count, class Emit, class Finish>
-__device__ void scan_tiles(long long n, unsigned long long* status, Count& count, Emit& emit, Finish& finish)
+__device__ void scan_tiles(long long n, unsigned long long* status, unsigned int* tile_counter,
+                           Count& count, Emit& emit, Finish& finish)
 {
     constexpr int TILE = BLOCK * ITEMS;
     static_assert(TILE <= 32768, "int tile offsets need TILE * 65536 < 2^31");
     typedef typename CountStorage<decltype(count(0LL))>::type S;
     __shared__ S items[padded_size<S>(TILE)];
     __shared__ long long tile_prefix;
-    const long long tile = blockIdx.x, base = tile * TILE;
+    __shared__ unsigned int tile_id;
+    if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);  // tiles start in order: no deadlock
+    __syncthreads();
+    const long long tile = tile_id, base = tile * TILE;
 
     S counts[ITEMS];
 #pragma unroll
@@ -84,18 +85,18 @@ __device__ void scan_tiles(long long n, unsigned long long* status, Count& count
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) thread_sum += items[padded<S>(threadIdx.x * ITEMS + k)];
     long long tile_sum;
-    long long running = block_exclusive_sum<BLOCK>(thread_sum, tile_sum);
-    if (threadIdx.x < 32) {  // first, so that later tiles see this aggregate sooner
-        const long long prefix = lookback(status, tile, tile_sum);
-        if (threadIdx.x == 0) tile_prefix = prefix;
-    }
     // Offsets within the tile replace the counts.
+    long long running = block_exclusive_sum<BLOCK>(thread_sum, tile_sum);
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         const int j = padded<S>(threadIdx.x * ITEMS + k);
         const long long c = items[j];
         items[j] = (S)running;
         running += c;
+    }
+    if (threadIdx.x < 32) {
+        const long long prefix = lookback(status, tile, tile_sum);
+        if (threadIdx.x == 0) tile_prefix = prefix;
     }
     __syncthreads();
     const long long prefix = tile_prefix;
@@ -119,22 +120,27 @@ struct StoreTotal {
 };
 
 template <int BLOCK, int ITEMS, class Count>
-__device__ void scan(long long n, long long* offsets, unsigned long long* status, Count& count)
+__device__ void scan(long long n, long long* offsets, unsigned long long* status, unsigned int* tile_counter,
+                     Count& count)
 {
     ScanEmit emit{offsets};
     StoreTotal finish{offsets + n};
-    scan_tiles<BLOCK, ITEMS>(n, status, count, emit, finish);
+    scan_tiles<BLOCK, ITEMS>(n, status, tile_counter, count, emit, finish);
 }
 
 // compact_transform: write(dest, src) for every src whose predicate holds, in
 // order. Each warp takes 32 * ITEMS consecutive items and counts them with
 // ballots, so only one number per warp enters the block scan.
 template <int BLOCK, int ITEMS, class Pred, class Write>
-__device__ void compact(long long n, long long* count, unsigned long long* status, Pred& pred, Write& write)
+__device__ void compact(long long n, long long* count, unsigned long long* status, unsigned int* tile_counter,
+                        Pred& pred, Write& write)
 {
     constexpr int TILE = BLOCK * ITEMS;
     __shared__ long long tile_prefix;
-    const long long tile = blockIdx.x, base = tile * TILE;
+    __shared__ unsigned int tile_id;
+    if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    const long long tile = tile_id, base = tile * TILE;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long start = base + (long long)warp * 32 * ITEMS;
 
