@@ -170,6 +170,24 @@ def test_neighbor_reduce(graph, direction, reduce, use_frontier, strategy):
     numpy.testing.assert_array_equal(got, numpy.array(expected, dtype=numpy.int64))
 
 
+
+@pytest.mark.parametrize("mean_degree", [1, 3, 6, 12, 24, 48, 100])
+def test_neighbor_reduce_thread_groups(device, mean_degree):
+    """thread_mapped with every group size the mean degree can pick (1 to 32 threads per vertex)."""
+    from minigr import Graph
+    rng = numpy.random.default_rng(mean_degree)
+    n = 203
+    src, dst = rng.integers(0, n, size=(2, n * mean_degree))
+    graph = Graph.from_edges(src, dst, num_vertices=n, directed=True, device=device)
+    value = rng.integers(-100, 100, size=n).astype(numpy.int64)
+    op = Functor("long long operator()(int v, int u, long long edge) const { return value[u] * 1000 + v; }",
+                 value=graph.xp.asarray(value))
+    ids = random_frontier(graph, rng, 0.7)
+    for frontier, vertices in ((None, numpy.arange(n)), (Frontier.from_ids(ids, n, device), ids)):
+        got = to_host(neighbor_reduce(graph, op, frontier=frontier, dtype=numpy.int64, strategy="thread_mapped"))
+        expected = [sum(value[dst[src == v]] * 1000 + v) for v in vertices]
+        numpy.testing.assert_array_equal(got, numpy.array(expected, dtype=numpy.int64))
+
 def test_compute(graph):
     n = graph.num_vertices
     x = graph.xp.zeros(n, numpy.int32)
