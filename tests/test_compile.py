@@ -30,6 +30,23 @@ def test_every_transform_compiles_with_nvrtc(arch):
     assert all("__global__" in source for source in compiled)
 
 
+
+@pytest.mark.parametrize("group", [2, 32])
+def test_thread_groups_compile_with_nvrtc(group):
+    """neighbor_reduce's thread groups (GPU only: the CPU runs one thread per vertex)."""
+    from minigr.operators.neighbor_reduce import thread_mapped_source
+    from minigr.transforms import codegen
+    from minigr.transforms.api import reduction
+    combine, identity = reduction("sum", None, numpy.float32)
+    x, offsets = numpy.zeros(4, numpy.float32), numpy.zeros(5, numpy.int64)
+    op = Functor("float operator()(int v, int u, long long edge) const { return x[u]; }", x=x)
+    functor = Functor(thread_mapped_source("float", "frontier[k]", group), op=op, combine=combine, identity=identity,
+                      out=x, row_offsets=offsets, col_indices=numpy.zeros(1, numpy.int32), n=numpy.int64(4),
+                      frontier=numpy.zeros(4, numpy.int32))
+    source = codegen.kernel_source("gpu", [("long long", "n")], [functor], "minigr::transform(n, f0)", 256)
+    assert "__shfl_xor_sync" in source
+    compiler.compile_cuda(source, "90", "thread groups")
+
 def test_disk_cache_serves_a_second_process(private_cache):
     """A second process with a warm disk cache starts its kernels without compiling."""
     script = textwrap.dedent("""

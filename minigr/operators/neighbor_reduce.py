@@ -81,9 +81,14 @@ def _thread_mapped(g, op, frontier, reduce, identity, dtype):
     if frontier is not None:
         captures["frontier"], vertex = frontier.ids, "frontier[k]"
     group = _group_size(g)
-    ctype = c_type(dtype)
-    source = (_THREAD.replace("T ", ctype + " ").replace("(T)", f"({ctype})").replace("VERTEX", vertex)
-              .replace("SHUFFLE", _SHUFFLE if group > 1 else "").replace("GROUP", str(group)))
     items = n if group == 1 else -(-n * group // 32) * 32  # whole warps: every lane reaches the shuffle
-    transform(items, Functor(source, filename="<neighbor_reduce thread-mapped>", **captures))
+    transform(items, Functor(thread_mapped_source(c_type(dtype), vertex, group),
+                             filename="<neighbor_reduce thread-mapped>", **captures))
     return out
+
+
+def thread_mapped_source(ctype, vertex, group):
+    """The thread-mapped functor for values of C type `ctype`, the vertex of
+    position k given by the C expression `vertex`, `group` threads per vertex."""
+    return (_THREAD.replace("T ", ctype + " ").replace("(T)", f"({ctype})").replace("VERTEX", vertex)
+            .replace("SHUFFLE", _SHUFFLE if group > 1 else "").replace("GROUP", str(group)))
