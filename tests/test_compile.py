@@ -30,7 +30,6 @@ def test_every_transform_compiles_with_nvrtc(arch):
     assert all("__global__" in source for source in compiled)
 
 
-
 @pytest.mark.parametrize("group", [2, 32])
 def test_thread_groups_compile_with_nvrtc(group):
     """neighbor_reduce's thread groups (GPU only: the CPU runs one thread per vertex)."""
@@ -46,6 +45,7 @@ def test_thread_groups_compile_with_nvrtc(group):
     source = codegen.kernel_source("gpu", [("long long", "n")], [functor], "minigr::transform(n, f0)", 256)
     assert "__shfl_xor_sync" in source
     compiler.compile_cuda(source, "90", "thread groups")
+
 
 def test_disk_cache_serves_a_second_process(private_cache):
     """A second process with a warm disk cache starts its kernels without compiling."""

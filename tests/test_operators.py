@@ -170,7 +170,6 @@ def test_neighbor_reduce(graph, direction, reduce, use_frontier, strategy):
     numpy.testing.assert_array_equal(got, numpy.array(expected, dtype=numpy.int64))
 
 
-
 @pytest.mark.parametrize("mean_degree", [1, 3, 6, 12, 24, 48, 100])
 def test_neighbor_reduce_thread_groups(device, mean_degree):
     """thread_mapped with every group size the mean degree can pick (1 to 32 threads per vertex)."""
@@ -187,6 +186,14 @@ def test_neighbor_reduce_thread_groups(device, mean_degree):
         got = to_host(neighbor_reduce(graph, op, frontier=frontier, dtype=numpy.int64, strategy="thread_mapped"))
         expected = [sum(value[dst[src == v]] * 1000 + v) for v in vertices]
         numpy.testing.assert_array_equal(got, numpy.array(expected, dtype=numpy.int64))
+
+
+@pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
+def test_neighbor_reduce_no_vertices(device, strategy):
+    from minigr import Graph
+    graph = Graph.from_edges(numpy.zeros(0, int), numpy.zeros(0, int), num_vertices=0, directed=True, device=device)
+    op = Functor("double operator()(int v, int u, long long edge) const { return u; }")
+    assert len(neighbor_reduce(graph, op, strategy=strategy)) == 0
 
 def test_compute(graph):
     n = graph.num_vertices
