@@ -21,9 +21,10 @@ def transform_samples():
     out = numpy.zeros(total)
     for o in (offsets, offsets.astype(numpy.int32)):
         lbs_transform(o, Functor("void operator()(long long i, long long s, long long r) const { x[i] = s; }", x=out))
+        value = Functor("double operator()(long long i, long long s, long long r) const { return x[i]; }", x=out)
         for op in ("sum", "min", "max"):
-            segreduce_transform(o, Functor("double operator()(long long i, long long s, long long r) const "
-                                           "{ return x[i]; }", x=out), op=op)
+            segreduce_transform(o, value, op=op)
+        segreduce_transform(o, value, dtype=numpy.float32)  # 4-byte values take twice the items per thread
 
 
 def operator_samples():

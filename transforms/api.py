@@ -12,8 +12,7 @@ from .launch import call_device, current_gpu, launch, multiprocessors
 BLOCK = 256
 SCAN_ITEMS = 8        # items per thread in a scan tile
 COMPACT_ITEMS = 32    # flags per thread in a compact tile (ballots make them cheap)
-SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce
-SEARCH_TILE = BLOCK * SEARCH_ITEMS
+SEARCH_ITEMS = 8      # merge-path steps per thread in lbs, and in segreduce for 4-byte values
 
 
 def _count(n, what="n"):
@@ -98,14 +97,22 @@ def _segments(offsets, total):
     return c_type(offsets.dtype), len(offsets) - 1, total
 
 
-def _merge_splits(device, xp, offsets, ctype, nseg, total):
-    """Each block's start on the merge path of items and segment ends (GPU)."""
-    blocks = -(-(total + nseg) // SEARCH_TILE)
+def _merge_splits(device, xp, offsets, ctype, nseg, total, items, out=None, identity=None):
+    """Each block's start on the merge path of items and segment ends (GPU),
+    blocks of BLOCK * items steps. With out, also stores the identity in the
+    segments open at block boundaries (see segreduce.cuh)."""
+    tile = BLOCK * items
+    blocks = -(-(total + nseg) // tile)
     splits = xp.empty(blocks + 1, dtype=numpy.int64)
-    launch(device, [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
-                    ("long long*", "splits")],
-           [offsets, numpy.int64(nseg), numpy.int64(total), splits], [],
-           {"gpu": f"minigr::merge_partitions<{SEARCH_TILE}>(offsets, nseg, total, splits)", "cpu": None},
+    params = [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"), ("long long*", "splits")]
+    args = [offsets, numpy.int64(nseg), numpy.int64(total), splits]
+    open_segment = ""
+    if out is not None:
+        params += [(f"{c_type(out.dtype)}*", "out"), (c_type(out.dtype), "identity")]
+        args += [out, identity]
+        open_segment = f", minigr::StoreIdentity<{c_type(out.dtype)}>{{out, identity}}"
+    launch(device, params, args, [],
+           {"gpu": f"minigr::merge_partitions<{tile}>(offsets, nseg, total, splits{open_segment})", "cpu": None},
            -(-(blocks + 1) // BLOCK), BLOCK)
     return splits, blocks
 
@@ -118,7 +125,7 @@ def lbs_transform(offsets, f, total=None):
     device = call_device([f], [offsets])
     if total == 0:
         return
-    splits, blocks = _merge_splits(device, array_module(device), offsets, ctype, nseg, total)
+    splits, blocks = _merge_splits(device, array_module(device), offsets, ctype, nseg, total, SEARCH_ITEMS)
     calls = {"gpu": f"minigr::lbs<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, splits, f0)",
              "cpu": "minigr::lbs(offsets, nseg, f0)"}
     launch(device, [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
@@ -167,12 +174,15 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
     offsets_ctype, nseg, total = _segments(offsets, total)
     device = call_device([f], [offsets])
     xp = array_module(device)
-    out = xp.full(nseg, identity, dtype=dtype)
     if total == 0:
-        return out
-    splits, blocks = _merge_splits(device, xp, offsets, offsets_ctype, nseg, total)
-    calls = {"gpu": f"minigr::segreduce<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, splits, out, identity, f0, f1)",
-             "cpu": "minigr::segreduce(offsets, nseg, out, f0, f1)"}
+        return xp.full(nseg, identity, dtype=dtype)
+    out = xp.empty(nseg, dtype=dtype)  # the kernel writes every segment
+    # A block stages its values in shared memory, which the L1 cache shares:
+    # half the items per thread for 8-byte values keep it the same size.
+    items = SEARCH_ITEMS * 4 // dtype.itemsize
+    splits, blocks = _merge_splits(device, xp, offsets, offsets_ctype, nseg, total, items, out, identity)
+    calls = {"gpu": f"minigr::segreduce<{BLOCK}, {items}>(offsets, nseg, total, splits, out, identity, f0, f1)",
+             "cpu": "minigr::segreduce(offsets, nseg, out, identity, f0, f1)"}
     launch(device, [(f"const {offsets_ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
                     ("const long long*", "splits"), (f"{ctype}*", "out"), (ctype, "identity")],
            [offsets, numpy.int64(nseg), numpy.int64(total), splits, out, identity], [f, combine],

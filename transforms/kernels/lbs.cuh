@@ -44,30 +44,51 @@ struct MergeRange {
     // Where the walk from segment y stops taking items: that segment's end,
     // or past the last end, the block's item count.
     __device__ __forceinline__ int stop_of(int y) const { return y < nends() ? ends[y] : items(); }
+
+    // The segment holding item j (both relative): the number of ends at or
+    // before j. A fixed number of steps, so that the compiler can drop the
+    // search where its result goes unused.
+    __device__ __forceinline__ int segment_of(int j) const
+    {
+        static_assert((NV & (NV - 1)) == 0, "NV is a power of two");
+        int count = 0;
+#pragma unroll
+        for (int step = NV; step > 0; step >>= 1)
+            if (count + step <= nends() && ends[count + step - 1] <= j) count += step;
+        return count;
+    }
+};
+
+struct NoSegment {
+    __device__ void operator()(long long) const {}
 };
 
 // The merge-path split at the start of every block (and the end), one thread
-// each, so that blocks start without a serial search through global memory.
-template <int NV, class O>
-__device__ void merge_partitions(const O* offsets, long long nseg, long long total, long long* splits)
+// each, so that blocks start without a serial search through global memory;
+// open(seg) is called with the segment open at each split (seg < nseg).
+template <int NV, class O, class Open = NoSegment>
+__device__ void merge_partitions(const O* offsets, long long nseg, long long total, long long* splits,
+                                 Open open = {})
 {
     const long long blocks = (total + nseg + NV - 1) / NV;
     const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (p <= blocks) splits[p] = merge_path(min(p * NV, total + nseg), offsets + 1, nseg, total);
+    if (p > blocks) return;
+    const long long diag = min(p * NV, total + nseg), x = merge_path(diag, offsets + 1, nseg, total);
+    splits[p] = x;
+    if (diag - x < nseg) open(diag - x);
 }
 
 template <int BLOCK, int NV, class O>
 __device__ void load_merge_range(MergeRange<NV>& r, const O* offsets, long long nseg, long long total,
                                  const long long* splits)
 {
+    const long long diag0 = (long long)blockIdx.x * NV, diag1 = min(diag0 + NV, total + nseg);
+    const long long x0 = splits[blockIdx.x], x1 = splits[blockIdx.x + 1], y0 = diag0 - x0, y1 = diag1 - x1;
     if (threadIdx.x == 0) {
-        const long long diag0 = (long long)blockIdx.x * NV, diag1 = min(diag0 + NV, total + nseg);
-        r.x0 = splits[blockIdx.x]; r.x1 = splits[blockIdx.x + 1];
-        r.y0 = diag0 - r.x0; r.y1 = diag1 - r.x1;
-        r.start0 = offsets[r.y0];
+        r.x0 = x0; r.x1 = x1; r.y0 = y0; r.y1 = y1;
+        r.start0 = offsets[y0];
     }
-    __syncthreads();
-    for (int j = threadIdx.x; j < r.nends(); j += BLOCK) r.ends[j] = (int)(offsets[r.y0 + 1 + j] - r.x0);
+    for (int j = threadIdx.x; j < y1 - y0; j += BLOCK) r.ends[j] = (int)(offsets[y0 + 1 + j] - x0);
     __syncthreads();
 }
 

@@ -1,9 +1,17 @@
 // Segmented reduction fused with the load-balanced search: values f(idx, seg, rank)
 // are reduced per segment with op. A block reduces its share of the merge path;
 // a segment lying wholly inside one block is stored, one spanning blocks is
-// combined into out (pre-filled with the identity) with a compare-and-swap loop,
-// so op must be associative and commutative.
+// combined into out with a compare-and-swap loop, so op must be associative and
+// commutative. Only those segments are filled with the identity beforehand, by
+// merge_partitions (StoreIdentity): they are the ones open at block boundaries.
 namespace minigr {
+
+template <class T>
+struct StoreIdentity {
+    T* out;
+    T identity;
+    __device__ void operator()(long long seg) const { out[seg] = identity; }
+};
 
 template <class T, class Op>
 __device__ void atomic_combine(T* address, T value, Op& op)
@@ -71,16 +79,18 @@ __device__ Run<T> block_segmented_scan(Run<T> x, Op& op)
     return result;
 }
 
-// Each thread walks ITEMS steps of the block's path, reducing items as it meets
-// them and finishing each segment whose end it meets; the partial of a segment
-// still open at a thread's last step carries into the next threads through a
-// segmented scan, and into the next block through atomic_combine.
+// Items' values are computed striped (f's loads at idx coalesce) into shared
+// memory; then each thread walks ITEMS steps of the block's path, reducing the
+// items it meets and finishing each segment whose end it meets. The partial of a
+// segment still open at a thread's last step carries into the next threads
+// through a segmented scan, and into the next block through atomic_combine.
 template <int BLOCK, int ITEMS, class O, class T, class F, class Op>
 __device__ void segreduce(const O* offsets, long long nseg, long long total, const long long* splits, T* out,
                           T identity, F& f, Op& op)
 {
     constexpr int NV = BLOCK * ITEMS;
     __shared__ MergeRange<NV> r;
+    __shared__ T values[padded_size<T>(NV)];
     __shared__ T inclusive_values[BLOCK];
     load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
 
@@ -94,39 +104,36 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
 
     int x, y;
     r.split(min((int)threadIdx.x * ITEMS, r.items() + r.nends()), x, y);
-    // First pass over the thread's ITEMS steps: the items' values, with no store
-    // in between, so that all their loads are in flight at once.
-    const int nends = r.nends();
-    T values[ITEMS];
-    unsigned item_steps = 0, end_steps = 0;
-    {
-        int walk_x = x, walk_y = y, stop = r.stop_of(y);
-        long long seg_start = r.start_of(y);
+    // An item's segment is searched for only if f uses it (or its rank); the
+    // compiler drops the search otherwise, as for a plain gather.
+    T striped[ITEMS];  // all loaded before any is stored, so that their loads are in flight at once
 #pragma unroll
-        for (int step = 0; step < ITEMS; ++step) {
-            values[step] = identity;
-            if (walk_x < stop) {
-                const long long idx = r.x0 + walk_x++;
-                values[step] = (T)f(idx, r.y0 + walk_y, idx - seg_start);
-                item_steps |= 1u << step;
-            } else if (walk_y < nends) {
-                end_steps |= 1u << step;
-                seg_start = r.x0 + stop;
-                stop = r.stop_of(++walk_y);
-            }
+    for (int k = 0; k < ITEMS; ++k) {
+        const int j = k * BLOCK + threadIdx.x;
+        if (j < r.items()) {
+            const int local = r.segment_of(j);
+            striped[k] = (T)f(r.x0 + j, r.y0 + local, r.x0 + j - r.start_of(local));
         }
     }
-    // Second pass: reduce, finishing each segment whose end the thread meets.
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        const int j = k * BLOCK + threadIdx.x;
+        if (j < r.items()) values[padded<T>(j)] = striped[k];
+    }
+    __syncthreads();
+
+    const int nends = r.nends();
     int first_seg = -1;  // the first segment this thread closes: it may have begun in earlier threads
     T first_value = identity, acc = identity;
+    int stop = r.stop_of(y);
 #pragma unroll
     for (int step = 0; step < ITEMS; ++step) {
-        if ((item_steps >> step) & 1u) {
-            acc = op(acc, values[step]);
-        } else if ((end_steps >> step) & 1u) {
+        if (x < stop) {
+            acc = op(acc, values[padded<T>(x++)]);
+        } else if (y < nends) {
             if (first_seg < 0) { first_seg = y; first_value = acc; }
             else finish(y, acc, true);
-            ++y;
+            stop = r.stop_of(++y);
             acc = identity;
         }
     }

@@ -35,11 +35,14 @@ void lbs(const O* offsets, long long nseg, F& f)
 }
 
 template <class O, class T, class F, class Op>
-void segreduce(const O* offsets, long long nseg, T* out, F& f, Op& op)
+void segreduce(const O* offsets, long long nseg, T* out, T identity, F& f, Op& op)
 {
-    for (long long s = 0; s < nseg; ++s)
+    for (long long s = 0; s < nseg; ++s) {
+        T acc = identity;
         for (long long i = offsets[s]; i < (long long)offsets[s + 1]; ++i)
-            out[s] = op(out[s], (T)f(i, s, i - (long long)offsets[s]));
+            acc = op(acc, (T)f(i, s, i - (long long)offsets[s]));
+        out[s] = acc;
+    }
 }
 
 }  // namespace minigr
