@@ -12,7 +12,8 @@ from .launch import call_device, current_gpu, launch, multiprocessors
 BLOCK = 256
 SCAN_ITEMS = 8        # items per thread in a scan tile
 COMPACT_ITEMS = 32    # flags per thread in a compact tile (ballots make them cheap)
-SEARCH_ITEMS = 8      # merge-path steps per thread in lbs, and in segreduce for 4-byte values
+SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce (for 4-byte values)
+SEARCH_TILE = BLOCK * SEARCH_ITEMS
 
 
 def _count(n, what="n"):
@@ -97,12 +98,11 @@ def _segments(offsets, total):
     return c_type(offsets.dtype), len(offsets) - 1, total
 
 
-def _merge_splits(device, xp, offsets, ctype, nseg, total, items, out=None, identity=None):
-    """Each block's start on the merge path of items and segment ends (GPU),
-    blocks of BLOCK * items steps. With out, also stores the identity in the
-    segments open at block boundaries (see segreduce.cuh)."""
-    tile = BLOCK * items
-    blocks = -(-(total + nseg) // tile)
+def _merge_splits(device, xp, offsets, ctype, nseg, total, out=None, identity=None):
+    """Each block's start on the merge path of items and segment ends (GPU).
+    With out, also stores the identity in the segments open at block boundaries
+    (see segreduce.cuh)."""
+    blocks = -(-(total + nseg) // SEARCH_TILE)
     splits = xp.empty(blocks + 1, dtype=numpy.int64)
     params = [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"), ("long long*", "splits")]
     args = [offsets, numpy.int64(nseg), numpy.int64(total), splits]
@@ -112,7 +112,8 @@ def _merge_splits(device, xp, offsets, ctype, nseg, total, items, out=None, iden
         args += [out, identity]
         open_segment = f", minigr::StoreIdentity<{c_type(out.dtype)}>{{out, identity}}"
     launch(device, params, args, [],
-           {"gpu": f"minigr::merge_partitions<{tile}>(offsets, nseg, total, splits{open_segment})", "cpu": None},
+           {"gpu": f"minigr::merge_partitions<{SEARCH_TILE}>(offsets, nseg, total, splits{open_segment})",
+            "cpu": None},
            -(-(blocks + 1) // BLOCK), BLOCK)
     return splits, blocks
 
@@ -125,7 +126,7 @@ def lbs_transform(offsets, f, total=None):
     device = call_device([f], [offsets])
     if total == 0:
         return
-    splits, blocks = _merge_splits(device, array_module(device), offsets, ctype, nseg, total, SEARCH_ITEMS)
+    splits, blocks = _merge_splits(device, array_module(device), offsets, ctype, nseg, total)
     calls = {"gpu": f"minigr::lbs<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, splits, f0)",
              "cpu": "minigr::lbs(offsets, nseg, f0)"}
     launch(device, [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
@@ -177,14 +178,16 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
     if total == 0:
         return xp.full(nseg, identity, dtype=dtype)
     out = xp.empty(nseg, dtype=dtype)  # the kernel writes every segment
-    # A block stages its values in shared memory, which the L1 cache shares:
-    # half the items per thread for 8-byte values keep it the same size.
-    items = SEARCH_ITEMS * 4 // dtype.itemsize
-    splits, blocks = _merge_splits(device, xp, offsets, offsets_ctype, nseg, total, items, out, identity)
-    calls = {"gpu": f"minigr::segreduce<{BLOCK}, {items}>(offsets, nseg, total, splits, out, identity, f0, f1)",
+    # A block stages its values in shared memory, which the L1 cache shares (and
+    # gathers need it): 8-byte values take half the items per thread over twice
+    # the threads, so the tile stays and the shared memory per SM hardly grows.
+    block = BLOCK * dtype.itemsize // 4
+    items = SEARCH_TILE // block
+    splits, blocks = _merge_splits(device, xp, offsets, offsets_ctype, nseg, total, out, identity)
+    calls = {"gpu": f"minigr::segreduce<{block}, {items}>(offsets, nseg, total, splits, out, identity, f0, f1)",
              "cpu": "minigr::segreduce(offsets, nseg, out, identity, f0, f1)"}
     launch(device, [(f"const {offsets_ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
                     ("const long long*", "splits"), (f"{ctype}*", "out"), (ctype, "identity")],
            [offsets, numpy.int64(nseg), numpy.int64(total), splits, out, identity], [f, combine],
-           calls, blocks, BLOCK)
+           calls, blocks, block)
     return out
