@@ -217,6 +217,22 @@ def test_segreduce_user_op(xp, device, kind):
     numpy.testing.assert_array_equal(to_host(out), expected)
 
 
+@pytest.mark.parametrize("kind", SEGMENT_KINDS)
+def test_segreduce_writes_every_segment(xp, device, kind):
+    """The output is not pre-filled (only segments spanning blocks are): NaN
+    left in memory the allocator hands back must not survive."""
+    rng = numpy.random.default_rng(9)
+    lengths = segment_lengths(kind, rng, segment_scale(device))
+    offsets = offsets_of(lengths)
+    values = rng.standard_normal(int(offsets[-1]))
+    f = Functor(VALUE_OF_ITEM.replace("T ", "double "), v=xp.asarray(values))
+    poison = xp.full(lengths.size, numpy.nan)
+    del poison  # CuPy's pool returns this block for the next array of its size
+    out = segreduce_transform(xp.asarray(offsets), f, op="max", dtype=numpy.float64)
+    numpy.testing.assert_array_equal(to_host(out), reference_segreduce(values, lengths, "max", -numpy.inf,
+                                                                       numpy.float64))
+
+
 def test_segreduce_uses_seg_and_rank(xp, device):
     """Values computed from seg and rank: per segment, sum of rank * seg."""
     rng = numpy.random.default_rng(5)
