@@ -22,10 +22,19 @@ def _count(n, what="n"):
     return int(n)
 
 
-def _tile_workspace(xp, tiles):
-    """Zeroed look-back status words and the tile counter of a single-pass scan."""
+def _single_pass(device, xp, n, items, kernel, output, result, functors):
+    """Runs minigr::<kernel> (scan or compact) over n > 0 items in tiles of
+    BLOCK * items, with the zeroed look-back status words and tile counter it
+    needs; it writes `result` (a long long array) under the name `output`."""
+    tiles = -(-n // (BLOCK * items))
     words = xp.zeros(tiles + 1, dtype=numpy.uint64)
-    return words[:tiles], words[tiles:].view(numpy.uint32)
+    status, counter = words[:tiles], words[tiles:].view(numpy.uint32)
+    functor_args = ", ".join(f"f{i}" for i in range(len(functors)))
+    calls = {"gpu": f"minigr::{kernel}<{BLOCK}, {items}>(n, {output}, status, tile_counter, {functor_args})",
+             "cpu": f"minigr::{kernel}(n, {output}, {functor_args})"}
+    launch(device, [("long long", "n"), ("long long*", output), ("unsigned long long*", "status"),
+                    ("unsigned int*", "tile_counter")],
+           [numpy.int64(n), result, status, counter], functors, calls, tiles, BLOCK)
 
 
 def transform(n, f):
@@ -50,13 +59,7 @@ def scan_transform(n, count):
     if n == 0:
         offsets[0] = 0
     else:
-        tiles = -(-n // (BLOCK * SCAN_ITEMS))
-        status, counter = _tile_workspace(xp, tiles)
-        calls = {"gpu": f"minigr::scan<{BLOCK}, {SCAN_ITEMS}>(n, offsets, status, tile_counter, f0)",
-                 "cpu": "minigr::scan(n, offsets, f0)"}
-        launch(device, [("long long", "n"), ("long long*", "offsets"), ("unsigned long long*", "status"),
-                        ("unsigned int*", "tile_counter")],
-               [numpy.int64(n), offsets, status, counter], [count], calls, tiles, BLOCK)
+        _single_pass(device, xp, n, SCAN_ITEMS, "scan", "offsets", offsets, [count])
     return offsets, int(offsets[n])
 
 
@@ -77,13 +80,7 @@ def compact_transform(n, pred, write=None):
         write = Functor(_KEPT_INDEX, filename="<kept index>", out=out)
     count = xp.zeros(1, dtype=numpy.int64)
     if n:
-        tiles = -(-n // (BLOCK * COMPACT_ITEMS))
-        status, counter = _tile_workspace(xp, tiles)
-        calls = {"gpu": f"minigr::compact<{BLOCK}, {COMPACT_ITEMS}>(n, count, status, tile_counter, f0, f1)",
-                 "cpu": "minigr::compact(n, count, f0, f1)"}
-        launch(device, [("long long", "n"), ("long long*", "count"), ("unsigned long long*", "status"),
-                        ("unsigned int*", "tile_counter")],
-               [numpy.int64(n), count, status, counter], [pred, write], calls, tiles, BLOCK)
+        _single_pass(device, xp, n, COMPACT_ITEMS, "compact", "count", count, [pred, write])
     kept = int(count[0])
     return (out[:kept] if out is not None else None), kept
 
