@@ -12,6 +12,7 @@ from .launch import call_device, current_gpu, launch, multiprocessors
 BLOCK = 256
 SCAN_ITEMS = 8        # items per thread in a scan tile
 COMPACT_ITEMS = 32    # flags per thread in a compact tile (ballots make them cheap)
+STATUS_STRIDE = 16    # look-back status words per tile: each word on its own 128-byte line
 SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce (for 4-byte values)
 SEARCH_TILE = BLOCK * SEARCH_ITEMS
 
@@ -22,19 +23,20 @@ def _count(n, what="n"):
     return int(n)
 
 
-def _single_pass(device, xp, n, items, kernel, output, result, functors):
+def _single_pass(device, xp, n, items, kernel, fixed_params, fixed_args, functors):
     """Runs minigr::<kernel> (scan or compact) over n > 0 items in tiles of
-    BLOCK * items, with the zeroed look-back status words and tile counter it
-    needs; it writes `result` (a long long array) under the name `output`."""
+    BLOCK * items, after the fixed arguments and the zeroed workspace of its
+    look-back (see scan.cuh: result word, tile counter, STATUS_STRIDE words per
+    tile); returns the workspace."""
     tiles = -(-n // (BLOCK * items))
-    words = xp.zeros(tiles + 1, dtype=numpy.uint64)
-    status, counter = words[:tiles], words[tiles:].view(numpy.uint32)
+    workspace = xp.zeros(2 + tiles * STATUS_STRIDE, dtype=numpy.uint64)
+    names = ", ".join(name for _, name in fixed_params)
     functor_args = ", ".join(f"f{i}" for i in range(len(functors)))
-    calls = {"gpu": f"minigr::{kernel}<{BLOCK}, {items}>(n, {output}, status, tile_counter, {functor_args})",
-             "cpu": f"minigr::{kernel}(n, {output}, {functor_args})"}
-    launch(device, [("long long", "n"), ("long long*", output), ("unsigned long long*", "status"),
-                    ("unsigned int*", "tile_counter")],
-           [numpy.int64(n), result, status, counter], functors, calls, tiles, BLOCK)
+    calls = {"gpu": f"minigr::{kernel}<{BLOCK}, {items}, {STATUS_STRIDE}>({names}, workspace, {functor_args})",
+             "cpu": f"minigr::{kernel}({names}, workspace, {functor_args})"}
+    launch(device, fixed_params + [("unsigned long long*", "workspace")], fixed_args + [workspace], functors,
+           calls, tiles, BLOCK)
+    return workspace
 
 
 def transform(n, f):
@@ -59,7 +61,8 @@ def scan_transform(n, count):
     if n == 0:
         offsets[0] = 0
     else:
-        _single_pass(device, xp, n, SCAN_ITEMS, "scan", "offsets", offsets, [count])
+        _single_pass(device, xp, n, SCAN_ITEMS, "scan", [("long long", "n"), ("long long*", "offsets")],
+                     [numpy.int64(n), offsets], [count])
     return offsets, int(offsets[n])
 
 
@@ -78,10 +81,11 @@ def compact_transform(n, pred, write=None):
     if write is None:
         out = xp.empty(n, dtype=numpy.int64)
         write = Functor(_KEPT_INDEX, filename="<kept index>", out=out)
-    count = xp.zeros(1, dtype=numpy.int64)
+    kept = 0
     if n:
-        _single_pass(device, xp, n, COMPACT_ITEMS, "compact", "count", count, [pred, write])
-    kept = int(count[0])
+        workspace = _single_pass(device, xp, n, COMPACT_ITEMS, "compact", [("long long", "n")], [numpy.int64(n)],
+                                 [pred, write])
+        kept = int(workspace[0])
     return (out[:kept] if out is not None else None), kept
 
 

@@ -6,6 +6,19 @@ namespace minigr {
 
 constexpr unsigned long long STATUS_AGGREGATE = 1, STATUS_PREFIX = 2;
 
+// The zeroed workspace of a look-back kernel: a result word, the tile counter,
+// then the status words, STRIDE words apart. Tiles poll their predecessors'
+// words all the time, and words sharing a 128-byte line would queue those
+// polls (and the stores they wait for) on one L2 slice.
+template <int STRIDE>
+struct Workspace {
+    unsigned long long* words;
+
+    __device__ long long* result() const { return (long long*)words; }
+    __device__ unsigned int* tile_counter() const { return (unsigned int*)(words + 1); }
+    __device__ unsigned long long* status(long long tile) const { return words + 2 + tile * STRIDE; }
+};
+
 __device__ __forceinline__ unsigned long long load_status(const unsigned long long* p)
 {
     return *(const volatile unsigned long long*)p;
@@ -18,20 +31,21 @@ __device__ __forceinline__ void store_status(unsigned long long* p, long long va
 
 // Warp 0 of tile `tile` finds the sum of all earlier tiles, looking back 32 tiles
 // at a time, and publishes its own inclusive prefix.
-__device__ long long lookback(unsigned long long* status, long long tile, long long aggregate)
+template <int STRIDE>
+__device__ long long lookback(const Workspace<STRIDE>& work, long long tile, long long aggregate)
 {
     const int lane = threadIdx.x & 31;
     if (tile == 0) {
-        if (lane == 0) store_status(status, aggregate, STATUS_PREFIX);
+        if (lane == 0) store_status(work.status(0), aggregate, STATUS_PREFIX);
         return 0;
     }
-    if (lane == 0) store_status(status + tile, aggregate, STATUS_AGGREGATE);
+    if (lane == 0) store_status(work.status(tile), aggregate, STATUS_AGGREGATE);
     long long exclusive = 0;
     for (long long top = tile - 1;; top -= 32) {
         const long long t = top - lane;
         unsigned long long s;
         for (unsigned delay = 32;; delay = min(2 * delay, 1024u)) {  // back off: many warps poll the same lines
-            s = t >= 0 ? load_status(status + t) : STATUS_PREFIX;  // before tile 0: prefix 0
+            s = t >= 0 ? load_status(work.status(t)) : STATUS_PREFIX;  // before tile 0: prefix 0
             if (!__any_sync(FULL_MASK, (s & 3) == 0)) break;
             __nanosleep(delay);
         }
@@ -42,8 +56,19 @@ __device__ long long lookback(unsigned long long* status, long long tile, long l
         exclusive += v;
         if (prefix_lanes) break;
     }
-    if (lane == 0) store_status(status + tile, exclusive + aggregate, STATUS_PREFIX);
+    if (lane == 0) store_status(work.status(tile), exclusive + aggregate, STATUS_PREFIX);
     return exclusive;
+}
+
+// The tile of this block, in the order blocks start: a tile waits only on tiles
+// that have started, so there is no deadlock.
+template <int STRIDE>
+__device__ long long start_tile(const Workspace<STRIDE>& work)
+{
+    __shared__ unsigned int tile_id;
+    if (threadIdx.x == 0) tile_id = atomicAdd(work.tile_counter(), 1u);
+    __syncthreads();
+    return tile_id;
 }
 
 // Counts of 1 or 2 bytes (flags, small counts) are kept in shared memory as int,
@@ -59,19 +84,15 @@ template <> struct CountStorage<unsigned short> { typedef int type; };
 
 // Calls count(i) once per item, then emit(i, offset, count) with the exclusive
 // offset; the last tile also calls finish(total).
-template <int BLOCK, int ITEMS, class Count, class Emit, class Finish>
-__device__ void scan_tiles(long long n, unsigned long long* status, unsigned int* tile_counter,
-                           Count& count, Emit& emit, Finish& finish)
+template <int BLOCK, int ITEMS, int STRIDE, class Count, class Emit, class Finish>
+__device__ void scan_tiles(long long n, const Workspace<STRIDE>& work, Count& count, Emit& emit, Finish& finish)
 {
     constexpr int TILE = BLOCK * ITEMS;
     static_assert(TILE <= 32768, "int tile offsets need TILE * 65536 < 2^31");
     typedef typename CountStorage<decltype(count(0LL))>::type S;
     __shared__ S items[padded_size<S>(TILE)];
     __shared__ long long tile_prefix;
-    __shared__ unsigned int tile_id;
-    if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);  // tiles start in order: no deadlock
-    __syncthreads();
-    const long long tile = tile_id, base = tile * TILE;
+    const long long tile = start_tile(work), base = tile * TILE;
 
     S counts[ITEMS];
 #pragma unroll
@@ -95,7 +116,7 @@ __device__ void scan_tiles(long long n, unsigned long long* status, unsigned int
         running += c;
     }
     if (threadIdx.x < 32) {
-        const long long prefix = lookback(status, tile, tile_sum);
+        const long long prefix = lookback(work, tile, tile_sum);
         if (threadIdx.x == 0) tile_prefix = prefix;
     }
     __syncthreads();
@@ -119,28 +140,25 @@ struct StoreTotal {
     __device__ void operator()(long long value) const { *total = value; }
 };
 
-template <int BLOCK, int ITEMS, class Count>
-__device__ void scan(long long n, long long* offsets, unsigned long long* status, unsigned int* tile_counter,
-                     Count& count)
+template <int BLOCK, int ITEMS, int STRIDE, class Count>
+__device__ void scan(long long n, long long* offsets, unsigned long long* workspace, Count& count)
 {
     ScanEmit emit{offsets};
     StoreTotal finish{offsets + n};
-    scan_tiles<BLOCK, ITEMS>(n, status, tile_counter, count, emit, finish);
+    scan_tiles<BLOCK, ITEMS>(n, Workspace<STRIDE>{workspace}, count, emit, finish);
 }
 
 // compact_transform: write(dest, src) for every src whose predicate holds, in
-// order. Each warp takes 32 * ITEMS consecutive items and counts them with
-// ballots, so only one number per warp enters the block scan.
-template <int BLOCK, int ITEMS, class Pred, class Write>
-__device__ void compact(long long n, long long* count, unsigned long long* status, unsigned int* tile_counter,
-                        Pred& pred, Write& write)
+// order, and the count kept in the workspace's result word. Each warp takes
+// 32 * ITEMS consecutive items and counts them with ballots, so only one number
+// per warp enters the block scan.
+template <int BLOCK, int ITEMS, int STRIDE, class Pred, class Write>
+__device__ void compact(long long n, unsigned long long* workspace, Pred& pred, Write& write)
 {
     constexpr int TILE = BLOCK * ITEMS;
+    const Workspace<STRIDE> work{workspace};
     __shared__ long long tile_prefix;
-    __shared__ unsigned int tile_id;
-    if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);
-    __syncthreads();
-    const long long tile = tile_id, base = tile * TILE;
+    const long long tile = start_tile(work), base = tile * TILE;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long start = base + (long long)warp * 32 * ITEMS;
 
@@ -156,7 +174,7 @@ __device__ void compact(long long n, long long* count, unsigned long long* statu
     const long long warp_before = __shfl_sync(
         FULL_MASK, block_exclusive_sum<BLOCK>(lane == 0 ? warp_count : 0, tile_sum), 0);
     if (warp == 0) {
-        const long long prefix = lookback(status, tile, tile_sum);
+        const long long prefix = lookback(work, tile, tile_sum);
         if (lane == 0) tile_prefix = prefix;
     }
     __syncthreads();
@@ -167,7 +185,7 @@ __device__ void compact(long long n, long long* count, unsigned long long* statu
         if ((masks[k] >> lane) & 1) write(dest + __popc(masks[k] & lanes_below), start + k * 32 + lane);
         dest += __popc(masks[k]);
     }
-    if (threadIdx.x == 0 && base + TILE >= n) *count = tile_prefix + tile_sum;
+    if (threadIdx.x == 0 && base + TILE >= n) *work.result() = tile_prefix + tile_sum;
 }
 
 }  // namespace minigr

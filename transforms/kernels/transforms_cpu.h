@@ -8,7 +8,7 @@ void transform(long long n, F& f)
 }
 
 template <class Count>
-void scan(long long n, long long* offsets, Count& count)
+void scan(long long n, long long* offsets, unsigned long long* /* workspace: unused here */, Count& count)
 {
     long long running = 0;
     for (long long i = 0; i < n; ++i) {
@@ -18,13 +18,14 @@ void scan(long long n, long long* offsets, Count& count)
     offsets[n] = running;
 }
 
+// The count kept goes to the workspace's result word, as on the GPU.
 template <class Pred, class Write>
-void compact(long long n, long long* count, Pred& pred, Write& write)
+void compact(long long n, unsigned long long* workspace, Pred& pred, Write& write)
 {
     long long kept = 0;
     for (long long i = 0; i < n; ++i)
         if (pred(i)) write(kept++, i);
-    *count = kept;
+    *(long long*)workspace = kept;
 }
 
 template <class O, class F>
