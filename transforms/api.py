@@ -160,8 +160,10 @@ def reduction(op, identity, dtype):
     else:
         raise MinigrError(f"op must be 'sum', 'min', 'max' or a C expression in a and b with an identity; got "
                           f"op={op!r}, identity={identity!r}")
-    combine = Functor(f"__device__ {ctype} operator()({ctype} a, {ctype} b) const {{ return {expression}; }}",
-                      filename="<op>")
+    source = f"__device__ {ctype} operator()({ctype} a, {ctype} b) const {{ return {expression}; }}"
+    if op == "sum":  # every value type has a native atomic add (see segreduce.cuh)
+        source += f"\n__device__ void atomic({ctype}* address, {ctype} value) const {{ atomicAdd(address, value); }}"
+    combine = Functor(source, filename="<op>")
     return combine, dtype.type(identity)
 
 

@@ -13,10 +13,20 @@ struct StoreIdentity {
     __device__ void operator()(long long seg) const { out[seg] = identity; }
 };
 
+// An op with a native atomic (the built-in sum) defines atomic(address, value):
+// a reduction done in L2 that the thread need not wait for, where the
+// compare-and-swap loop below waits a round trip per try.
+template <class Op, class = void>
+struct HasAtomic { static constexpr bool value = false; };
+template <class Op>
+struct HasAtomic<Op, decltype((void)&Op::atomic)> { static constexpr bool value = true; };
+
 template <class T, class Op>
 __device__ void atomic_combine(T* address, T value, Op& op)
 {
-    if constexpr (sizeof(T) == 4) {
+    if constexpr (HasAtomic<Op>::value) {
+        op.atomic(address, value);
+    } else if constexpr (sizeof(T) == 4) {
         unsigned int* bits = (unsigned int*)address;
         unsigned int old = *(volatile unsigned int*)bits, assumed;
         do {
