@@ -44,7 +44,7 @@ __device__ long long lookback(const Workspace<STRIDE>& work, long long tile, lon
     for (long long top = tile - 1;; top -= 32) {
         const long long t = top - lane;
         unsigned long long s;
-        for (unsigned delay = 32;; delay = min(2 * delay, 1024u)) {  // back off: many warps poll the same lines
+        for (unsigned delay = 32;; delay = min(2 * delay, 1024u)) {  // back off: many warps poll the same words
             s = t >= 0 ? load_status(work.status(t)) : STATUS_PREFIX;  // before tile 0: prefix 0
             if (!__any_sync(FULL_MASK, (s & 3) == 0)) break;
             __nanosleep(delay);

@@ -1,7 +1,7 @@
 // Segmented reduction fused with the load-balanced search: values f(idx, seg, rank)
 // are reduced per segment with op. A block reduces its share of the merge path;
 // a segment lying wholly inside one block is stored, one spanning blocks is
-// combined into out with a compare-and-swap loop, so op must be associative and
+// combined into out atomically (atomic_combine), so op must be associative and
 // commutative. Only those segments are filled with the identity beforehand, by
 // merge_partitions (StoreIdentity): they are the ones open at block boundaries.
 namespace minigr {
