@@ -158,17 +158,31 @@ __device__ void compact(long long n, unsigned long long* workspace, Pred& pred, 
     constexpr int TILE = BLOCK * ITEMS;
     const Workspace<STRIDE> work{workspace};
     __shared__ long long tile_prefix;
+    __shared__ unsigned ballots[BLOCK / 32][ITEMS];  // in shared memory: registers hold the loads in flight
     const long long tile = start_tile(work), base = tile * TILE;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long start = base + (long long)warp * 32 * ITEMS;
+    unsigned* masks = ballots[warp];
 
-    unsigned masks[ITEMS];
+    // Every predicate before any ballot, so that their loads are in flight at
+    // once; only the last tile checks the bounds.
+    bool kept[ITEMS];
+    if (base + TILE <= n) {
+#pragma unroll
+        for (int k = 0; k < ITEMS; ++k) kept[k] = pred(start + k * 32 + lane);
+    } else {
+#pragma unroll
+        for (int k = 0; k < ITEMS; ++k) {
+            const long long i = start + k * 32 + lane;
+            kept[k] = i < n && pred(i);
+        }
+    }
     int warp_count = 0;
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
-        const long long i = start + k * 32 + lane;
-        masks[k] = __ballot_sync(FULL_MASK, i < n && pred(i));
-        warp_count += __popc(masks[k]);
+        const unsigned mask = __ballot_sync(FULL_MASK, kept[k]);
+        if (lane == 0) masks[k] = mask;
+        warp_count += __popc(mask);
     }
     long long tile_sum;
     const long long warp_before = __shfl_sync(
@@ -180,10 +194,11 @@ __device__ void compact(long long n, unsigned long long* workspace, Pred& pred, 
     __syncthreads();
     long long dest = tile_prefix + warp_before;
     const unsigned lanes_below = (1u << lane) - 1;
-#pragma unroll
+#pragma unroll 8
     for (int k = 0; k < ITEMS; ++k) {
-        if ((masks[k] >> lane) & 1) write(dest + __popc(masks[k] & lanes_below), start + k * 32 + lane);
-        dest += __popc(masks[k]);
+        const unsigned mask = masks[k];
+        if ((mask >> lane) & 1) write(dest + __popc(mask & lanes_below), start + k * 32 + lane);
+        dest += __popc(mask);
     }
     if (threadIdx.x == 0 && base + TILE >= n) *work.result() = tile_prefix + tile_sum;
 }
