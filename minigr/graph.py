@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import scipy.sparse
 
+from .transforms.api import Partition
 from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
 
@@ -66,6 +67,12 @@ class Graph:
     def max_out_degree(self):
         """The largest out-degree (0 without vertices), computed once."""
         return int(self.out_degrees().max()) if self.num_vertices else 0
+
+    @functools.cached_property
+    def row_partition(self):
+        """The merge-path partition of the rows (a transforms.Partition), found
+        once: operators over every vertex reuse it instead of a launch per call."""
+        return Partition(self.row_offsets, self.num_edges)
 
     def out_degrees(self):
         """Out-degree of every vertex (int64, on the graph's device)."""

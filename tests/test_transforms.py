@@ -4,8 +4,8 @@ singleton segments, every value dtype."""
 import numpy
 import pytest
 
-from minigr.transforms import (Functor, MinigrError, compact_transform, lbs_transform, scan_transform,
-                               segreduce_transform, transform)
+from minigr.transforms import (Functor, MinigrError, Partition, compact_transform, lbs_transform,
+                               scan_transform, segreduce_transform, transform)
 
 from conftest import to_host
 
@@ -137,14 +137,17 @@ void operator()(long long i, long long s, long long r) const {
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("kind", SEGMENT_KINDS)
 @pytest.mark.parametrize("offset_dtype", [numpy.int32, numpy.int64])
-def test_lbs_transform(xp, device, seed, kind, offset_dtype):
+@pytest.mark.parametrize("reuse", [False, True], ids=["", "partition"])
+def test_lbs_transform(xp, device, seed, kind, offset_dtype, reuse):
     rng = numpy.random.default_rng(seed)
     lengths = segment_lengths(kind, rng, segment_scale(device))
     offsets = offsets_of(lengths, offset_dtype)
     total = int(offsets[-1])
     seg, rank = xp.full(total, -1, numpy.int64), xp.full(total, -1, numpy.int64)
     calls = xp.zeros(total, numpy.int32)
-    lbs_transform(xp.asarray(offsets), Functor(LBS_RECORD, seg=seg, rank=rank, calls=calls))
+    device_offsets = xp.asarray(offsets)
+    partition = Partition(device_offsets) if reuse else None
+    lbs_transform(device_offsets, Functor(LBS_RECORD, seg=seg, rank=rank, calls=calls), partition=partition)
     expected_seg = numpy.repeat(numpy.arange(lengths.size), lengths)
     numpy.testing.assert_array_equal(to_host(seg), expected_seg)
     numpy.testing.assert_array_equal(to_host(rank), numpy.arange(total) - offsets[expected_seg])
@@ -231,6 +234,36 @@ def test_segreduce_writes_every_segment(xp, device, kind):
     out = segreduce_transform(xp.asarray(offsets), f, op="max", dtype=numpy.float64)
     numpy.testing.assert_array_equal(to_host(out), reference_segreduce(values, lengths, "max", -numpy.inf,
                                                                        numpy.float64))
+
+
+@pytest.mark.parametrize("kind", SEGMENT_KINDS)
+@pytest.mark.parametrize("op", ["sum", "min", "max"])
+def test_segreduce_reuses_partition(xp, device, kind, op):
+    """One partition, two reductions over new values: the segments that span
+    blocks start from the identity each time, the others are written."""
+    rng = numpy.random.default_rng(13)
+    lengths = segment_lengths(kind, rng, segment_scale(device))
+    offsets = xp.asarray(offsets_of(lengths))
+    partition = Partition(offsets)
+    identity = {"sum": 0.0, "min": numpy.inf, "max": -numpy.inf}[op]
+    for _ in range(2):
+        values = rng.standard_normal(partition.total)
+        f = Functor(VALUE_OF_ITEM.replace("T ", "double "), v=xp.asarray(values))
+        poison = xp.full(lengths.size, numpy.nan)
+        del poison  # CuPy's pool returns this block for the next array of its size
+        out = segreduce_transform(offsets, f, op=op, dtype=numpy.float64, partition=partition)
+        numpy.testing.assert_allclose(to_host(out), reference_segreduce(values, lengths, op, identity, numpy.float64),
+                                      rtol=1e-12, atol=1e-9)
+
+
+def test_partition_of_other_segments_is_refused(xp, device):
+    offsets = xp.asarray(numpy.array([0, 3, 3, 5]))
+    f = Functor(VALUE_OF_ITEM.replace("T ", "double "), v=xp.zeros(5))
+    with pytest.raises(MinigrError, match="partition= was made for other offsets"):
+        segreduce_transform(offsets, f, partition=Partition(offsets.copy()))
+    with pytest.raises(MinigrError, match="partition= was made for other offsets or another total"):
+        lbs_transform(offsets, Functor("void operator()(long long, long long, long long) const {}"), total=4,
+                      partition=Partition(offsets))
 
 
 def test_segreduce_uses_seg_and_rank(xp, device):

@@ -119,15 +119,45 @@ def _merge_splits(device, xp, offsets, ctype, nseg, total, out=None, identity=No
     return splits, blocks
 
 
-def lbs_transform(offsets, f, total=None):
+class Partition:
+    """Where each block of lbs_transform and segreduce_transform starts on the
+    merge path of the items and segment ends of `offsets` (see lbs.cuh). Finding
+    it takes a kernel launch of its own; segments that are walked again and
+    again (a graph's rows) keep theirs and pass it as `partition=`."""
+
+    def __init__(self, offsets, total=None):
+        self.offsets = offsets
+        self.ctype, self.nseg, self.total = _segments(offsets, total)
+        self.device = call_device([], [offsets])
+        self.splits, self.blocks = None, 0
+        if self.total:
+            self.splits, self.blocks = _merge_splits(self.device, array_module(self.device), offsets, self.ctype,
+                                                     self.nseg, self.total)
+
+
+def _splits(device, xp, offsets, ctype, nseg, total, partition, out=None, identity=None):
+    """(splits, blocks) from `partition`, checked to be of these segments, or
+    found now. With out, the segments that span blocks hold the identity after."""
+    if partition is None:
+        return _merge_splits(device, xp, offsets, ctype, nseg, total, out, identity)
+    if partition.offsets is not offsets or partition.total != total:
+        raise MinigrError("partition= was made for other offsets or another total; pass "
+                          "Partition(offsets, total) of the segments being walked, or no partition")
+    if out is not None:
+        out.fill(identity)
+    return partition.splits, partition.blocks
+
+
+def lbs_transform(offsets, f, total=None, partition=None):
     """Calls f(idx, seg, rank) for every item idx in [0, total), where segment seg
     holds items offsets[seg] .. offsets[seg + 1] - 1 and rank = idx - offsets[seg].
-    offsets[0] must be 0; total defaults to offsets[-1] (read from the device)."""
+    offsets[0] must be 0; total defaults to offsets[-1] (read from the device).
+    partition: a Partition of these offsets, to reuse."""
     ctype, nseg, total = _segments(offsets, total)
     device = call_device([f], [offsets])
     if total == 0:
         return
-    splits, blocks = _merge_splits(device, array_module(device), offsets, ctype, nseg, total)
+    splits, blocks = _splits(device, array_module(device), offsets, ctype, nseg, total, partition)
     calls = {"gpu": f"minigr::lbs<{BLOCK}, {SEARCH_ITEMS}>(offsets, nseg, total, splits, f0)",
              "cpu": "minigr::lbs(offsets, nseg, f0)"}
     launch(device, [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
@@ -167,11 +197,12 @@ def reduction(op, identity, dtype):
     return combine, dtype.type(identity)
 
 
-def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64, total=None):
+def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64, total=None, partition=None):
     """Per-segment reduction of f(idx, seg, rank) (see lbs_transform) with op:
     "sum", "min", "max", or a C expression in `a` and `b` (associative and
     commutative) with its identity. Empty segments get the identity. Returns
-    an array of nseg values of `dtype` (4- or 8-byte int or float)."""
+    an array of nseg values of `dtype` (4- or 8-byte int or float).
+    partition: a Partition of these offsets, to reuse."""
     dtype = numpy.dtype(dtype)
     ctype = c_type(dtype)
     combine, identity = reduction(op, identity, dtype)
@@ -186,7 +217,7 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
     # the threads, so the tile stays and the shared memory per SM hardly grows.
     block = BLOCK * dtype.itemsize // 4
     items = SEARCH_TILE // block
-    splits, blocks = _merge_splits(device, xp, offsets, offsets_ctype, nseg, total, out, identity)
+    splits, blocks = _splits(device, xp, offsets, offsets_ctype, nseg, total, partition, out, identity)
     calls = {"gpu": f"minigr::segreduce<{block}, {items}>(offsets, nseg, total, splits, out, identity, f0, f1)",
              "cpu": "minigr::segreduce(offsets, nseg, out, identity, f0, f1)"}
     launch(device, [(f"const {offsets_ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),

@@ -10,15 +10,17 @@ _DEGREE = """long long operator()(long long i) const {
 
 
 def frontier_edges(graph, frontier, vertex):
-    """(offsets, total, captures, C code) for lbs/segreduce over the out-edges of
-    `frontier` (None: every vertex). The code, run in an item functor with
+    """(offsets, total, partition, captures, C code) for lbs/segreduce over the
+    out-edges of `frontier` (None: every vertex, with the graph's partition of
+    its rows; else partition None). The code, run in an item functor with
     (idx, seg, rank), declares `int <vertex>` and `long long edge`; the captures
     are what it reads."""
     captures = dict(row_offsets=graph.row_offsets, col_indices=graph.col_indices)
     if frontier is None:
-        return graph.row_offsets, graph.num_edges, captures, f"int {vertex} = (int)seg; long long edge = idx;"
+        return (graph.row_offsets, graph.num_edges, graph.row_partition, captures,
+                f"int {vertex} = (int)seg; long long edge = idx;")
     ids = frontier.ids
     offsets, total = scan_transform(len(ids), Functor(_DEGREE, filename="<frontier degrees>", frontier=ids,
                                                       row_offsets=graph.row_offsets))
     captures["frontier"] = ids
-    return offsets, total, captures, f"int {vertex} = frontier[seg]; long long edge = row_offsets[{vertex}] + rank;"
+    return offsets, total, None, captures, f"int {vertex} = frontier[seg]; long long edge = row_offsets[{vertex}] + rank;"

@@ -54,11 +54,11 @@ def neighbor_reduce(graph, op, *, frontier=None, direction="out", reduce="sum", 
         raise ValueError(f"strategy must be 'lbs' or 'thread_mapped', got {strategy!r}")
     if strategy == "thread_mapped":
         return _thread_mapped(g, op, frontier, reduce, identity, dtype)
-    offsets, total, captures, vertex_and_edge = frontier_edges(g, frontier, "v")
+    offsets, total, partition, captures, vertex_and_edge = frontier_edges(g, frontier, "v")
     captures["op"] = op
     source = _VALUE.replace("T ", c_type(dtype) + " ", 1).replace("VERTEX_AND_EDGE", vertex_and_edge)
     return segreduce_transform(offsets, Functor(source, filename="<neighbor_reduce>", **captures), op=reduce,
-                               identity=identity, dtype=dtype, total=total)
+                               identity=identity, dtype=dtype, total=total, partition=partition)
 
 
 def _group_size(graph):

@@ -21,13 +21,13 @@ _EDGE = """void operator()(long long idx, long long seg, long long rank) const {
 
 def advance_lbs(graph, frontier, op, *, iteration, output, idempotent):
     """Output in edge order; out_idx is the edge's position in that order."""
-    offsets, total, captures, source_and_edge = frontier_edges(graph, frontier, "src")
+    offsets, total, partition, captures, source_and_edge = frontier_edges(graph, frontier, "src")
     captures.update(op=op, iteration=numpy.int32(iteration))
     writes = "out[idx] = keep ? dst : -1;" if output else ""
     if output:
         captures["out"] = graph.xp.empty(total, dtype=numpy.int32)
     lbs_transform(offsets, Functor(_EDGE.replace("SOURCE_AND_EDGE", source_and_edge).replace("OUTPUT", writes),
-                                   filename="<advance push>", **captures), total)
+                                   filename="<advance push>", **captures), total, partition)
     if not output:
         return None
     raw = Frontier(graph.num_vertices, ids=captures["out"])
