@@ -23,4 +23,5 @@ def frontier_edges(graph, frontier, vertex):
     offsets, total = scan_transform(len(ids), Functor(_DEGREE, filename="<frontier degrees>", frontier=ids,
                                                       row_offsets=graph.row_offsets))
     captures["frontier"] = ids
-    return offsets, total, None, captures, f"int {vertex} = frontier[seg]; long long edge = row_offsets[{vertex}] + rank;"
+    return (offsets, total, None, captures,
+            f"int {vertex} = frontier[seg]; long long edge = row_offsets[{vertex}] + rank;")
