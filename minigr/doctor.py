@@ -88,7 +88,8 @@ def gpu_description():
     driver = cupy.cuda.runtime.driverGetVersion()
     arch = gpu_arch(current_gpu())
     return arch, (f"{props['name'].decode()} (sm_{arch}, {props['multiProcessorCount']} SMs, "
-                  f"{props['totalGlobalMem'] / 2**30:.1f} GiB), driver supports CUDA {driver // 1000}.{driver % 1000 // 10}")
+                  f"{props['totalGlobalMem'] / 2**30:.1f} GiB), "
+                  f"driver supports CUDA {driver // 1000}.{driver % 1000 // 10}")
 
 
 def run(out=print):

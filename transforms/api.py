@@ -126,13 +126,12 @@ class Partition:
     again (a graph's rows) keep theirs and pass it as `partition=`."""
 
     def __init__(self, offsets, total=None):
+        ctype, nseg, self.total = _segments(offsets, total)
         self.offsets = offsets
-        self.ctype, self.nseg, self.total = _segments(offsets, total)
-        self.device = call_device([], [offsets])
         self.splits, self.blocks = None, 0
         if self.total:
-            self.splits, self.blocks = _merge_splits(self.device, array_module(self.device), offsets, self.ctype,
-                                                     self.nseg, self.total)
+            device = call_device([], [offsets])
+            self.splits, self.blocks = _merge_splits(device, array_module(device), offsets, ctype, nseg, self.total)
 
 
 def _splits(device, xp, offsets, ctype, nseg, total, partition, out=None, identity=None):

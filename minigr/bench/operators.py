@@ -9,7 +9,6 @@ from ..graph import to_host
 from . import progress
 from .timing import copy_bandwidth, gpu_ms
 
-# cond reads one weight per edge and never holds (weights are at most 64): nothing is written.
 # Reads each edge's destination and weight; never true (weights are at most 64),
 # but the compiler cannot know, so the reads stay.
 READ_WEIGHT = """

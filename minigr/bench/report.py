@@ -16,7 +16,8 @@ PRIMITIVE_COLUMNS = [Column("primitive", "primitive", "{}", True), Column("syste
                      Column("minigr speedup", "minigr_speedup", "{:.1f}x"), Column("check", "check", "{}", True)]
 OPERATOR_COLUMNS = [Column("operator", "operator", "{}", True), Column("system", "system", "{}", True),
                     Column("ms", "ms", "{:.3f}"), Column("MTEPS", "MTEPS", "{:.0f}"),
-                    Column("MB moved", "MB", "{:.0f}"), Column("GB/s", "GBps", "{:.0f}"), Column("of copy", "fraction_of_copy", "{:.0%}"),
+                    Column("MB moved", "MB", "{:.0f}"), Column("GB/s", "GBps", "{:.0f}"),
+                    Column("of copy", "fraction_of_copy", "{:.0%}"),
                     Column("levels", "iterations", "{}"), Column("peak level MTEPS", "peak_MTEPS", "{:.0f}"),
                     Column("minigr speedup", "minigr_speedup", "{:.1f}x"), Column("check", "check", "{}", True)]
 LEVEL_COLUMNS = [Column("level", "level", "{}"), Column("frontier", "frontier", "{}"), Column("edges", "edges", "{}"),

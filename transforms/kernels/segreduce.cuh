@@ -2,8 +2,9 @@
 // are reduced per segment with op. A block reduces its share of the merge path;
 // a segment lying wholly inside one block is stored, one spanning blocks is
 // combined into out atomically (atomic_combine), so op must be associative and
-// commutative. Only those segments are filled with the identity beforehand, by
-// merge_partitions (StoreIdentity): they are the ones open at block boundaries.
+// commutative. Those segments hold the identity beforehand: merge_partitions
+// stores it in the ones open at block boundaries (StoreIdentity), or, with a
+// Partition found earlier, the whole output is filled with it.
 namespace minigr {
 
 template <class T>
