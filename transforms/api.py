@@ -12,6 +12,7 @@ from .launch import call_device, current_gpu, launch, multiprocessors
 BLOCK = 256
 SCAN_ITEMS = 8        # items per thread in a scan tile
 COMPACT_ITEMS = 32    # flags per thread in a compact tile (ballots make them cheap)
+COMPACT_BLOCKS_PER_SM = 6  # 40 registers; left alone, NVRTC 13 takes 46-48 and fits 5 (a slower kernel)
 STATUS_STRIDE = 16    # look-back status words per tile: each word on its own 128-byte line
 SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce (for 4-byte values)
 SEARCH_TILE = BLOCK * SEARCH_ITEMS
@@ -23,20 +24,33 @@ def _count(n, what="n"):
     return int(n)
 
 
-def _single_pass(device, xp, n, items, kernel, fixed_params, fixed_args, functors):
-    """Runs minigr::<kernel> (scan or compact) over n > 0 items in tiles of
-    BLOCK * items, after the fixed arguments and the zeroed workspace of its
-    look-back (see scan.cuh: result word, tile counter, STATUS_STRIDE words per
-    tile); returns the workspace."""
+def _host_cell(device):
+    """(kernel argument, host view) of one int64 that a kernel leaves for the host:
+    on the GPU, pinned host memory that the kernel writes directly, so reading it
+    waits only for the stream, not for a copy."""
+    if device == "cpu":
+        cell = numpy.zeros(1, dtype=numpy.int64)
+        return cell, cell
+    import cupy
+    memory = cupy.cuda.alloc_pinned_memory(8)
+    return numpy.uint64(memory.ptr), numpy.frombuffer(memory, numpy.int64, 1)
+
+
+def _single_pass(device, xp, n, items, call, params, args, functors, min_blocks=None):
+    """Runs `call` (minigr::scan or minigr::compact, with <TILE> where the GPU's
+    template arguments go) over n > 0 items in tiles of BLOCK * items, and
+    returns the count it leaves in `result` (scan's total, compact's kept).
+    The call also names `workspace`, the zeroed look-back state (see scan.cuh:
+    tile counter, STATUS_STRIDE words per tile)."""
     tiles = -(-n // (BLOCK * items))
-    workspace = xp.zeros(2 + tiles * STATUS_STRIDE, dtype=numpy.uint64)
-    names = ", ".join(name for _, name in fixed_params)
-    functor_args = ", ".join(f"f{i}" for i in range(len(functors)))
-    calls = {"gpu": f"minigr::{kernel}<{BLOCK}, {items}, {STATUS_STRIDE}>({names}, workspace, {functor_args})",
-             "cpu": f"minigr::{kernel}({names}, workspace, {functor_args})"}
-    launch(device, fixed_params + [("unsigned long long*", "workspace")], fixed_args + [workspace], functors,
-           calls, tiles, BLOCK)
-    return workspace
+    workspace = xp.zeros(1 + tiles * STATUS_STRIDE, dtype=numpy.uint64)
+    cell, result = _host_cell(device)
+    calls = {"gpu": call.replace("<TILE>", f"<{BLOCK}, {items}, {STATUS_STRIDE}>"), "cpu": call.replace("<TILE>", "")}
+    launch(device, params + [("long long*", "result"), ("unsigned long long*", "workspace")],
+           args + [cell, workspace], functors, calls, tiles, BLOCK, min_blocks)
+    if device == "gpu":
+        xp.cuda.get_current_stream().synchronize()
+    return int(result[0])
 
 
 def transform(n, f):
@@ -60,13 +74,9 @@ def scan_transform(n, count):
     offsets = xp.empty(n + 1, dtype=numpy.int64)  # the kernel writes every entry
     if n == 0:
         offsets[0] = 0
-    else:
-        _single_pass(device, xp, n, SCAN_ITEMS, "scan", [("long long", "n"), ("long long*", "offsets")],
-                     [numpy.int64(n), offsets], [count])
-    return offsets, int(offsets[n])
-
-
-_KEPT_INDEX = "__device__ void operator()(long long dest, long long src) const { out[dest] = src; }"
+        return offsets, 0
+    return offsets, _single_pass(device, xp, n, SCAN_ITEMS, "minigr::scan<TILE>(n, offsets, result, workspace, f0)",
+                                 [("long long", "n"), ("long long*", "offsets")], [numpy.int64(n), offsets], [count])
 
 
 def compact_transform(n, pred, write=None):
@@ -77,15 +87,20 @@ def compact_transform(n, pred, write=None):
     n = _count(n)
     device = call_device([pred] + ([write] if write else []))
     xp = array_module(device)
-    out = None
+    params, args, functors = [("long long", "n")], [numpy.int64(n)], [pred]
     if write is None:
         out = xp.empty(n, dtype=numpy.int64)
-        write = Functor(_KEPT_INDEX, filename="<kept index>", out=out)
+        params.append(("long long*", "out"))
+        args.append(out)
+        writer = "minigr::KeptIndex{out}"
+    else:
+        out = None
+        functors.append(write)
+        writer = "f1"
     kept = 0
     if n:
-        workspace = _single_pass(device, xp, n, COMPACT_ITEMS, "compact", [("long long", "n")], [numpy.int64(n)],
-                                 [pred, write])
-        kept = int(workspace[0])
+        kept = _single_pass(device, xp, n, COMPACT_ITEMS, f"minigr::compact<TILE>(n, result, workspace, f0, {writer})",
+                            params, args, functors, COMPACT_BLOCKS_PER_SM)
     return (out[:kept] if out is not None else None), kept
 
 

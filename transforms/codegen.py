@@ -8,8 +8,9 @@ from .errors import MinigrError
 
 KERNELS = Path(__file__).parent / "kernels"
 HEADERS = {
-    "gpu": ("dialect_gpu.cuh", "block.cuh", "transform.cuh", "scan.cuh", "lbs.cuh", "segreduce.cuh"),
-    "cpu": ("dialect_cpu.h", "transforms_cpu.h"),
+    "gpu": ("dialect_gpu.cuh", "builtin_functors.h", "block.cuh", "transform.cuh", "scan.cuh", "lbs.cuh",
+            "segreduce.cuh"),
+    "cpu": ("dialect_cpu.h", "builtin_functors.h", "transforms_cpu.h"),
 }
 # What the CPU dialect cannot provide: warps, blocks, shared memory, fences.
 GPU_ONLY = re.compile(r"\b(__syncthreads\w*|__syncwarp|__shfl\w*|__ballot\w*|__any_sync|__all_sync|__activemask|"
@@ -53,15 +54,17 @@ def _initializer(functor, prefix):
     return "{" + ", ".join(parts) + "}"
 
 
-def kernel_source(device, fixed_params, functors, call, block=1):
+def kernel_source(device, fixed_params, functors, call, block=1, min_blocks=None):
     """Source of entry point `minigr_kernel(fixed..., captures...)` that builds the
-    functors f0, f1, ... from their captures and runs `call` (a template call)."""
+    functors f0, f1, ... from their captures and runs `call` (a template call).
+    On the GPU, min_blocks asks the compiler to fit that many blocks per SM."""
     parts = [_header_text(device)] + [_struct(f, f"F{i}", device) for i, f in enumerate(functors)]
     params = [f"{ctype} {name}" for ctype, name in fixed_params]
     builds = ""
     for i, functor in enumerate(functors):
         params += [f"{ctype} f{i}_{name}" for ctype, name in functor.params]
         builds += f"    F{i} f{i}{_initializer(functor, f'f{i}_')};\n"
-    qualifier = f'extern "C" __global__ void __launch_bounds__({block})' if device == "gpu" else 'extern "C" void'
+    bounds = f"{block}, {min_blocks}" if min_blocks else f"{block}"
+    qualifier = f'extern "C" __global__ void __launch_bounds__({bounds})' if device == "gpu" else 'extern "C" void'
     parts.append(f"{qualifier} minigr_kernel({', '.join(params)})\n{{\n{builds}    {call};\n}}\n")
     return "".join(parts)

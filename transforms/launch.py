@@ -62,13 +62,13 @@ class Kernel:
             self.function(*[a.ctypes.data if ptr else a.item() for ptr, a in zip(self.pointer_params, args)])
 
 
-def kernel(device, fixed_params, functors, call, block):
+def kernel(device, fixed_params, functors, call, block, min_blocks=None):
     """The kernel for this source shape, compiled on first use."""
     arch = gpu_arch(current_gpu()) if device == "gpu" else None
-    key = (device, arch, tuple(fixed_params), call, block, tuple(f.signature for f in functors))
+    key = (device, arch, tuple(fixed_params), call, block, min_blocks, tuple(f.signature for f in functors))
     found = _kernels.get(key)
     if found is None:
-        source = codegen.kernel_source(device, fixed_params, functors, call, block)
+        source = codegen.kernel_source(device, fixed_params, functors, call, block, min_blocks)
         label = "functor " + ", ".join(f.filename for f in functors)
         if device == "gpu":
             function = compiler.load_cuda(compiler.compile_cuda(source, arch, label))
@@ -96,16 +96,16 @@ def compile_check(arch):
         _compile_check.update(previous)
 
 
-def launch(device, fixed_params, fixed_args, functors, calls, blocks, block):
+def launch(device, fixed_params, fixed_args, functors, calls, blocks, block, min_blocks=None):
     """Runs calls[device] (a template call) over `blocks` blocks (one CPU thread
     on the CPU); calls["cpu"] is None for GPU-only helper kernels."""
     arch = _compile_check["arch"]
     if device == "cpu" and arch is not None:
-        source = codegen.kernel_source("gpu", fixed_params, functors, calls["gpu"], block)
+        source = codegen.kernel_source("gpu", fixed_params, functors, calls["gpu"], block, min_blocks)
         if source not in _compile_check["compiled"]:
             compiler.compile_cuda(source, arch, "functor " + ", ".join(f.filename for f in functors))
             _compile_check["compiled"].add(source)
     if calls[device] is None:
         return
-    k = kernel(device, fixed_params, functors, calls[device], block)
+    k = kernel(device, fixed_params, functors, calls[device], block, min_blocks)
     k(blocks, block, list(fixed_args) + [v for f in functors for v in f.values])

@@ -6,17 +6,16 @@ namespace minigr {
 
 constexpr unsigned long long STATUS_AGGREGATE = 1, STATUS_PREFIX = 2;
 
-// The zeroed workspace of a look-back kernel: a result word, the tile counter,
-// then the status words, STRIDE words apart. Tiles poll their predecessors'
+// The zeroed workspace of a look-back kernel: the tile counter, then the status
+// words, STRIDE words apart. Tiles poll their predecessors'
 // words all the time, and words sharing a 128-byte line would queue those
 // polls (and the stores they wait for) on one L2 slice.
 template <int STRIDE>
 struct Workspace {
     unsigned long long* words;
 
-    __device__ long long* result() const { return (long long*)words; }
-    __device__ unsigned int* tile_counter() const { return (unsigned int*)(words + 1); }
-    __device__ unsigned long long* status(long long tile) const { return words + 2 + tile * STRIDE; }
+    __device__ unsigned int* tile_counter() const { return (unsigned int*)words; }
+    __device__ unsigned long long* status(long long tile) const { return words + 1 + tile * STRIDE; }
 };
 
 __device__ __forceinline__ unsigned long long load_status(const unsigned long long* p)
@@ -136,24 +135,25 @@ struct ScanEmit {
 };
 
 struct StoreTotal {
-    long long* total;
-    __device__ void operator()(long long value) const { *total = value; }
+    long long* last;   // offsets[n]
+    long long* total;  // the host's copy
+    __device__ void operator()(long long value) const { *last = value; *total = value; }
 };
 
 template <int BLOCK, int ITEMS, int STRIDE, class Count>
-__device__ void scan(long long n, long long* offsets, unsigned long long* workspace, Count& count)
+__device__ void scan(long long n, long long* offsets, long long* total, unsigned long long* workspace, Count& count)
 {
     ScanEmit emit{offsets};
-    StoreTotal finish{offsets + n};
+    StoreTotal finish{offsets + n, total};
     scan_tiles<BLOCK, ITEMS>(n, Workspace<STRIDE>{workspace}, count, emit, finish);
 }
 
 // compact_transform: write(dest, src) for every src whose predicate holds, in
-// order, and the count kept in the workspace's result word. Each warp takes
+// order, and how many in *count. Each warp takes
 // 32 * ITEMS consecutive items and counts them with ballots, so only one number
 // per warp enters the block scan.
 template <int BLOCK, int ITEMS, int STRIDE, class Pred, class Write>
-__device__ void compact(long long n, unsigned long long* workspace, Pred& pred, Write& write)
+__device__ void compact(long long n, long long* count, unsigned long long* workspace, Pred& pred, Write&& write)
 {
     constexpr int TILE = BLOCK * ITEMS;
     const Workspace<STRIDE> work{workspace};
@@ -200,7 +200,7 @@ __device__ void compact(long long n, unsigned long long* workspace, Pred& pred, 
         if ((mask >> lane) & 1) write(dest + __popc(mask & lanes_below), start + k * 32 + lane);
         dest += __popc(mask);
     }
-    if (threadIdx.x == 0 && base + TILE >= n) *work.result() = tile_prefix + tile_sum;
+    if (threadIdx.x == 0 && base + TILE >= n) *count = tile_prefix + tile_sum;
 }
 
 }  // namespace minigr

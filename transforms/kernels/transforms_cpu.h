@@ -8,24 +8,24 @@ void transform(long long n, F& f)
 }
 
 template <class Count>
-void scan(long long n, long long* offsets, unsigned long long* /* workspace: unused here */, Count& count)
+void scan(long long n, long long* offsets, long long* total, unsigned long long* /* workspace: unused here */,
+          Count& count)
 {
     long long running = 0;
     for (long long i = 0; i < n; ++i) {
         offsets[i] = running;
         running += (long long)count(i);
     }
-    offsets[n] = running;
+    offsets[n] = *total = running;
 }
 
-// The count kept goes to the workspace's result word, as on the GPU.
 template <class Pred, class Write>
-void compact(long long n, unsigned long long* workspace, Pred& pred, Write& write)
+void compact(long long n, long long* count, unsigned long long* /* workspace: unused here */, Pred& pred, Write&& write)
 {
     long long kept = 0;
     for (long long i = 0; i < n; ++i)
         if (pred(i)) write(kept++, i);
-    *(long long*)workspace = kept;
+    *count = kept;
 }
 
 template <class O, class F>
