@@ -40,10 +40,10 @@ def _single_pass(device, xp, n, items, call, params, args, functors, min_blocks=
     """Runs `call` (minigr::scan or minigr::compact, with <TILE> where the GPU's
     template arguments go) over n > 0 items in tiles of BLOCK * items, and
     returns the count it leaves in `result` (scan's total, compact's kept).
-    The call also names `workspace`, the zeroed look-back state (see scan.cuh:
-    tile counter, STATUS_STRIDE words per tile)."""
+    The call also names `workspace`, the zeroed look-back state (see scan.cuh),
+    which the CPU kernels do not use."""
     tiles = -(-n // (BLOCK * items))
-    workspace = xp.zeros(1 + tiles * STATUS_STRIDE, dtype=numpy.uint64)
+    workspace = xp.zeros(1 + tiles * STATUS_STRIDE if device == "gpu" else 1, dtype=numpy.uint64)
     cell, result = _host_cell(device)
     calls = {"gpu": call.replace("<TILE>", f"<{BLOCK}, {items}, {STATUS_STRIDE}>"), "cpu": call.replace("<TILE>", "")}
     launch(device, params + [("long long*", "result"), ("unsigned long long*", "workspace")],

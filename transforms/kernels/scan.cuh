@@ -7,9 +7,9 @@ namespace minigr {
 constexpr unsigned long long STATUS_AGGREGATE = 1, STATUS_PREFIX = 2;
 
 // The zeroed workspace of a look-back kernel: the tile counter, then the status
-// words, STRIDE words apart. Tiles poll their predecessors'
-// words all the time, and words sharing a 128-byte line would queue those
-// polls (and the stores they wait for) on one L2 slice.
+// words, STRIDE words apart. Tiles poll their predecessors' words all the time,
+// and words sharing a 128-byte line would queue those polls (and the stores
+// they wait for) on one L2 slice.
 template <int STRIDE>
 struct Workspace {
     unsigned long long* words;
@@ -149,9 +149,8 @@ __device__ void scan(long long n, long long* offsets, long long* total, unsigned
 }
 
 // compact_transform: write(dest, src) for every src whose predicate holds, in
-// order, and how many in *count. Each warp takes
-// 32 * ITEMS consecutive items and counts them with ballots, so only one number
-// per warp enters the block scan.
+// order, and how many in *count. Each warp takes 32 * ITEMS consecutive items
+// and counts them with ballots, so a tile's sum is one number per warp.
 template <int BLOCK, int ITEMS, int STRIDE, class Pred, class Write>
 __device__ void compact(long long n, long long* count, unsigned long long* workspace, Pred& pred, Write&& write)
 {
@@ -184,9 +183,16 @@ __device__ void compact(long long n, long long* count, unsigned long long* works
         if (lane == 0) masks[k] = mask;
         warp_count += __popc(mask);
     }
-    long long tile_sum;
-    const long long warp_before = __shfl_sync(
-        FULL_MASK, block_exclusive_sum<BLOCK>(lane == 0 ? warp_count : 0, tile_sum), 0);
+    __shared__ int warp_counts[BLOCK / 32];  // summed by every thread: one barrier, not a block scan's three
+    if (lane == 0) warp_counts[warp] = warp_count;
+    __syncthreads();
+    long long tile_sum = 0, warp_before = 0;
+#pragma unroll
+    for (int w = 0; w < BLOCK / 32; ++w) {
+        const int c = warp_counts[w];
+        if (w < warp) warp_before += c;
+        tile_sum += c;
+    }
     if (warp == 0) {
         const long long prefix = lookback(work, tile, tile_sum);
         if (lane == 0) tile_prefix = prefix;
