@@ -195,6 +195,7 @@ def test_neighbor_reduce_no_vertices(device, strategy):
     op = Functor("double operator()(int v, int u, long long edge) const { return u; }")
     assert len(neighbor_reduce(graph, op, strategy=strategy)) == 0
 
+
 def test_compute(graph):
     n = graph.num_vertices
     x = graph.xp.zeros(n, numpy.int32)

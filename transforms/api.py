@@ -41,7 +41,8 @@ def _single_pass(device, xp, n, items, call, params, args, functors, min_blocks=
     template arguments go) over n > 0 items in tiles of BLOCK * items, and
     returns the count it leaves in `result` (scan's total, compact's kept).
     The call also names `workspace`, the zeroed look-back state (see scan.cuh),
-    which the CPU kernels do not use."""
+    which the CPU kernels do not use. min_blocks: blocks per SM the GPU kernel
+    must fit (its register budget), or None for the compiler's choice."""
     tiles = -(-n // (BLOCK * items))
     workspace = xp.zeros(1 + tiles * STATUS_STRIDE if device == "gpu" else 1, dtype=numpy.uint64)
     cell, result = _host_cell(device)
