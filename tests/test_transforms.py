@@ -1,6 +1,9 @@
 """Every transform against a NumPy reference, on both backends, on fresh random
 inputs of many shapes: empty, one item, small, large, skewed segments, empty and
 singleton segments, every value dtype."""
+import subprocess
+import sys
+
 import numpy
 import pytest
 
@@ -14,7 +17,7 @@ SEEDS = [1, 2, 3]
 
 def sizes(device):
     """Item counts: edge cases, tile boundaries, and (on the GPU) many tiles."""
-    small = [0, 1, 2, 255, 256, 2047, 2048, 2049, 5000]
+    small = [0, 1, 2, 255, 256, 2047, 2048, 2049, 5000, 16383, 16384, 16385]
     return small + ([100_003, 1 << 20, (1 << 22) + 17] if device == "gpu" else [100_003])
 
 
@@ -124,6 +127,60 @@ def test_compact_transform_writer(xp, device, seed):
         assert none is None and count == expected.size
         numpy.testing.assert_array_equal(to_host(out)[:count], expected)
         assert numpy.isnan(to_host(out)[count:]).all()
+
+
+@pytest.mark.gpu
+def test_counts_follow_stream_order():
+    """On a side stream, scan and compact count what the stream's earlier work
+    left, and return before their last stores land with results that later work
+    on the stream sees whole."""
+    import cupy
+    n = 3_000_017
+    with cupy.cuda.Stream(non_blocking=True) as stream:
+        for step in (2, 3, 7):
+            keep = cupy.zeros(n, dtype=bool)
+            keep[::step] = True  # enqueued just before the transforms that read it
+            out, count = compact_transform(n, Functor("bool operator()(long long i) const { return keep[i]; }",
+                                                      keep=keep))
+            offsets, total = scan_transform(n, Functor("long long operator()(long long i) const { return k[i]; }",
+                                                       k=keep))
+            expected = numpy.arange(0, n, step)
+            assert count == total == expected.size
+            numpy.testing.assert_array_equal(out.get(stream=stream), expected)
+            numpy.testing.assert_array_equal(offsets[expected + 1].get(stream=stream), numpy.arange(1, count + 1))
+        stream.synchronize()
+
+
+@pytest.mark.gpu
+def test_back_to_back_calls_reuse_status_words():
+    """Calls queued without a wait between them, of sizes that use up, refill
+    and outgrow a stream's look-back status words, each count right."""
+    import cupy
+    rng = numpy.random.default_rng(11)
+    results = []
+    for n in [1, 8_000_000, 5, 8_400_000, 2_000_000] * 3 + [40_000_000, 3]:
+        keep = rng.random(n) < 0.5
+        flags = cupy.asarray(keep)
+        results.append((keep, compact_transform(n, Functor("bool operator()(long long i) const { return f[i]; }",
+                                                           f=flags)),
+                        scan_transform(n, Functor("long long operator()(long long i) const { return f[i]; }",
+                                                  f=flags))))
+    for keep, (out, count), (offsets, total) in results:
+        expected = numpy.flatnonzero(keep)
+        assert count == total == expected.size
+        numpy.testing.assert_array_equal(out.get(), expected)
+        numpy.testing.assert_array_equal(offsets[-1:].get(), [expected.size])
+
+
+@pytest.mark.gpu
+def test_faulting_functor_raises_instead_of_hanging():
+    """A predicate that faults before the count is written surfaces the CUDA
+    error from compact_transform (in its own process: the fault ruins the context)."""
+    script = ("import minigr.transforms as t\n"
+              "t.compact_transform(1 << 20, t.Functor('bool operator()(long long i) const "
+              "{ return ((const volatile bool*)8)[i]; }'))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0 and "cudaErrorIllegalAddress" in done.stderr, done.stderr
 
 
 LBS_RECORD = """

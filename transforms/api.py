@@ -8,11 +8,12 @@ from .backend import array_module
 from .errors import MinigrError
 from .functor import Functor, c_type
 from .launch import call_device, current_gpu, launch, multiprocessors
+from .lookback import await_cell, host_cell, status_words
 
 BLOCK = 256
 SCAN_ITEMS = 8        # items per thread in a scan tile
-COMPACT_ITEMS = 32    # flags per thread in a compact tile (ballots make them cheap)
-COMPACT_BLOCKS_PER_SM = 6  # 40 registers; left alone, NVRTC 13 takes 46-48 and fits 5 (a slower kernel)
+COMPACT_ITEMS = 64    # flags per thread in a compact tile (ballots make them cheap), loaded 32 at a time
+COMPACT_BLOCKS_PER_SM = 5  # 48 registers: 6 blocks (40) or 4 (64) made a slower kernel
 STATUS_STRIDE = 16    # look-back status words per tile: each word on its own 128-byte line
 SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce (for 4-byte values)
 SEARCH_TILE = BLOCK * SEARCH_ITEMS
@@ -24,33 +25,29 @@ def _count(n, what="n"):
     return int(n)
 
 
-def _host_cell(device):
-    """(kernel argument, host view) of one int64 that a kernel leaves for the host:
-    on the GPU, pinned host memory that the kernel writes directly, so reading it
-    waits only for the stream, not for a copy."""
-    if device == "cpu":
-        cell = numpy.zeros(1, dtype=numpy.int64)
-        return cell, cell
-    import cupy
-    memory = cupy.cuda.alloc_pinned_memory(8)
-    return numpy.uint64(memory.ptr), numpy.frombuffer(memory, numpy.int64, 1)
-
-
 def _single_pass(device, xp, n, items, call, params, args, functors, min_blocks=None):
     """Runs `call` (minigr::scan or minigr::compact, with <TILE> where the GPU's
     template arguments go) over n > 0 items in tiles of BLOCK * items, and
     returns the count it leaves in `result` (scan's total, compact's kept).
-    The call also names `workspace`, the zeroed look-back state (see scan.cuh),
-    which the CPU kernels do not use. min_blocks: blocks per SM the GPU kernel
-    must fit (its register budget), or None for the compiler's choice."""
+    The call also names `workspace`, the tiles' zeroed look-back status words
+    (see scan.cuh), which the CPU kernels do not use. min_blocks: blocks per SM
+    the GPU kernel must fit (its register budget), or None for the compiler's choice."""
     tiles = -(-n // (BLOCK * items))
-    workspace = xp.zeros(1 + tiles * STATUS_STRIDE if device == "gpu" else 1, dtype=numpy.uint64)
-    cell, result = _host_cell(device)
+    cell, result = host_cell(device)
     calls = {"gpu": call.replace("<TILE>", f"<{BLOCK}, {items}, {STATUS_STRIDE}>"), "cpu": call.replace("<TILE>", "")}
-    launch(device, params + [("long long*", "result"), ("unsigned long long*", "workspace")],
-           args + [cell, workspace], functors, calls, tiles, BLOCK, min_blocks)
-    if device == "gpu":
-        xp.cuda.get_current_stream().synchronize()
+
+    def run(workspace):
+        launch(device, params + [("long long*", "result"), ("unsigned long long*", "workspace")],
+               args + [cell, workspace], functors, calls, tiles, BLOCK, min_blocks)
+
+    if device == "cpu":
+        run(numpy.zeros(1, dtype=numpy.uint64))
+        return int(result[0])
+    stream = xp.cuda.get_current_stream()
+    words = status_words(stream, current_gpu())
+    with words.lock:
+        run(words.take(tiles * STATUS_STRIDE))
+    await_cell(result, stream)
     return int(result[0])
 
 
