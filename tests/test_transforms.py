@@ -173,6 +173,35 @@ def test_back_to_back_calls_reuse_status_words():
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("own_streams", [False, True], ids=["shared stream", "own streams"])
+def test_threads_count_at_once(own_streams):
+    """Threads calling compact and scan at once, on one stream or each on its
+    own, each get their own counts."""
+    import concurrent.futures
+
+    import cupy
+
+    def work(seed):
+        rng = numpy.random.default_rng(seed)
+        stream = cupy.cuda.Stream(non_blocking=True) if own_streams else cupy.cuda.Stream.null
+        with stream:
+            for _ in range(20):
+                n = int(rng.integers(1, 3_000_000))
+                keep = rng.random(n) < rng.random()
+                flags = cupy.asarray(keep)
+                out, count = compact_transform(n, Functor("bool operator()(long long i) const { return f[i]; }",
+                                                          f=flags))
+                _, total = scan_transform(n, Functor("long long operator()(long long i) const { return f[i]; }",
+                                                     f=flags))
+                assert count == total == numpy.count_nonzero(keep)
+                numpy.testing.assert_array_equal(out.get(stream=stream), numpy.flatnonzero(keep))
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        for done in [pool.submit(work, seed) for seed in range(4)]:
+            done.result()
+
+
+@pytest.mark.gpu
 def test_faulting_functor_raises_instead_of_hanging():
     """A predicate that faults before the count is written surfaces the CUDA
     error from compact_transform (in its own process: the fault ruins the context)."""

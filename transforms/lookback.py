@@ -10,21 +10,27 @@ from .errors import MinigrError
 
 UNWRITTEN = numpy.iinfo(numpy.int64).min  # a host cell before its kernel writes it (no count is this)
 CUDA_ERROR_NOT_READY = 600  # what cudaStreamQuery returns while work is left
-MIN_STATUS_WORDS = 1 << 16
+MIN_STATUS_WORDS = 1 << 16  # 512 KB: small launches share a memset by the thousand
+
+_this_thread = threading.local()  # .cell: the thread's host cell
 
 
 def host_cell(device):
     """(kernel argument, host view) of one int64 that a kernel leaves for the host,
     UNWRITTEN until then: on the GPU, pinned host memory that the kernel writes
-    directly, so the host sees it without a copy and before the kernel ends."""
+    directly, so the host sees it without a copy and before the kernel ends. A
+    thread reuses its one cell (portable pinned memory, so on any device): each
+    call waits in await_cell until its kernel has written it, or has ended."""
     if device == "cpu":
         cell = numpy.full(1, UNWRITTEN, dtype=numpy.int64)
         return cell, cell
-    import cupy
-    memory = cupy.cuda.alloc_pinned_memory(8)
-    cell = numpy.frombuffer(memory, numpy.int64, 1)
-    cell[0] = UNWRITTEN
-    return numpy.uint64(memory.ptr), cell
+    found = getattr(_this_thread, "cell", None)
+    if found is None:
+        import cupy
+        memory = cupy.cuda.alloc_pinned_memory(8)
+        found = _this_thread.cell = numpy.uint64(memory.ptr), numpy.frombuffer(memory, numpy.int64, 1)
+    found[1][0] = UNWRITTEN
+    return found
 
 
 def await_cell(cell, stream):
@@ -33,11 +39,16 @@ def await_cell(cell, stream):
     their items: the caller returns then, and later work on the stream is
     ordered after those stores, as after any CuPy call."""
     from cupy.cuda import runtime
-    while cell[0] == UNWRITTEN:
-        if runtime.streamQuery(stream.ptr) != CUDA_ERROR_NOT_READY:
-            stream.synchronize()  # the stream is done, or failed: this raises its error
-            if cell[0] == UNWRITTEN:
-                raise MinigrError("internal error: a scan or compact kernel ended without writing its count")
+    try:
+        while cell[0] == UNWRITTEN and runtime.streamQuery(stream.ptr) == CUDA_ERROR_NOT_READY:
+            pass
+    except BaseException:  # Ctrl-C: the next call resets the cell, so this kernel must be done first
+        stream.synchronize()
+        raise
+    if cell[0] == UNWRITTEN:
+        stream.synchronize()  # the stream ended or failed without the count: this raises its error
+        if cell[0] == UNWRITTEN:
+            raise MinigrError("internal error: a scan or compact kernel ended without writing its count")
 
 
 class StatusWords:
