@@ -1,7 +1,12 @@
 """The edges of a frontier as segments for the load-balanced transforms: one
 segment per frontier vertex, from a scan of their degrees, or the graph's row
-offsets themselves over all vertices."""
+offsets themselves over all vertices; and when a thread (or a group of threads)
+per vertex walks them better."""
 from ..transforms import Functor, scan_transform
+
+# advance and neighbor_reduce walk edges thread-mapped only when no vertex has
+# more out-edges than this: beyond it, load balancing over edges pays.
+THREAD_MAPPED_MAX_DEGREE = 64
 
 _DEGREE = """long long operator()(long long i) const {
     int v = frontier[i];

@@ -9,7 +9,7 @@ import numpy
 from ..transforms import Functor, segreduce_transform, transform
 from ..transforms.api import reduction
 from ..transforms.functor import c_type
-from .edges import frontier_edges
+from .edges import THREAD_MAPPED_MAX_DEGREE, frontier_edges
 
 # GROUP consecutive threads take one vertex: their loads of its edges coalesce,
 # and a shuffle combines their partial results.
@@ -26,8 +26,6 @@ _THREAD = """void operator()(long long i) const {
     if (k < n && lane == 0) out[k] = acc;
 }"""
 _SHUFFLE = "for (int d = GROUP / 2; d > 0; d >>= 1) acc = combine(acc, __shfl_xor_sync(0xffffffffu, acc, d, GROUP));"
-# Threads per vertex when no vertex has more edges than this.
-THREAD_MAPPED_MAX_DEGREE = 64
 _VALUE = """T operator()(long long idx, long long seg, long long rank) const {
     VERTEX_AND_EDGE
     return op(v, col_indices[edge], edge);

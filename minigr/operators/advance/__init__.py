@@ -1,14 +1,14 @@
 """advance: from a frontier to its neighbours, calling the user's
 cond(src, dst, edge, rank, out_idx, iteration) and, where it holds,
 apply(src, dst, edge, rank, out_idx, iteration). One file per strategy."""
+from ..edges import THREAD_MAPPED_MAX_DEGREE
 from .lbs import advance_lbs
 from .pull import advance_pull
 from .thread_mapped import advance_thread_mapped
 
 STRATEGIES = {"lbs": advance_lbs, "thread_mapped": advance_thread_mapped}
-# Thread-mapped when every vertex has at most this many out-edges...
-THREAD_MAPPED_MAX_DEGREE = 64
-# ... and the frontier's edges (bounded by vertices x max degree) fit this.
+# Thread-mapped when no vertex has over THREAD_MAPPED_MAX_DEGREE out-edges and
+# the frontier's edges (bounded by vertices x max degree) fit this.
 THREAD_MAPPED_MAX_EDGES = 1 << 22
 
 
