@@ -1,13 +1,14 @@
 """Breadth-first search: hop depths and a predecessor tree from one source.
 Direction-optimizing: push from small frontiers, pull (each unvisited vertex
-looks for one parent in the frontier, then stops) when the frontier's edges
-outweigh the unvisited ones (Beamer's alpha and beta)."""
+looks for one parent at the current depth, then stops) when the frontier's
+edges outweigh the unvisited ones (Beamer's alpha and beta). The choice is
+made on the device after each level, so the levels loop there too."""
 import numpy
 
-from minigr.enactor import Result, Timer
+from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
 from minigr.operators import advance, advance_pull
-from minigr.transforms import Functor, compact_transform
+from minigr.transforms import Functor
 
 from ._checks import check_source
 
@@ -19,8 +20,8 @@ bool cond(int src, int dst, long long edge, long long rank, long long out_idx, i
 void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
     parent[dst] = src;
 }"""
-# Idempotent push, and pull: no atomics. Racing writers of one dst all write
-# the same depth and a valid parent; push output is uniquified.
+# Idempotent push (the frontier appends each vertex once), and pull: no
+# atomics. Racing writers of one dst all write the same depth and a valid parent.
 VISIT_IDEMPOTENT = """
 bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
     return depth[dst] == -1;
@@ -29,52 +30,73 @@ void apply(int src, int dst, long long edge, long long rank, long long out_idx, 
     depth[dst] = iteration + 1;
     parent[dst] = src;
 }"""
-UNVISITED = "bool operator()(long long v) const { return depth[v] < 0; }"
-WRITE_ID = "void operator()(long long dest, long long src) const { ids[dest] = (int)src; }"
+PULL = """
+bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+    return depth[src] == iteration;
+}
+void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+    depth[dst] = iteration + 1;
+    parent[dst] = src;
+}"""
+UNVISITED = "bool operator()(int v) const { return depth[v] < 0; }"
+# After each level: stop when the next is empty, else choose its direction.
+# direction = [pulling, edges of unvisited vertices].
+NEXT_LEVEL = """bool operator()() const {
+    const long long size = frontier.next_level(), edges = frontier.level_edges();
+    direction[1] -= edges;
+    if (direction[0]) direction[0] = size * beta >= n;
+    else direction[0] = size * 4 * alpha >= n && edges * alpha > direction[1];
+    return size > 0;
+}"""
+PULLING = "bool operator()() const { return direction[0] != 0; }"
 ALPHA, BETA = 14, 24
 
 
-def bfs(graph, source, *, idempotent=False):
+def bfs(graph, source, *, idempotent=False, loop="device"):
     """Depth (hops, -1 unreachable) and parent (-1 unreachable; the source is its
-    own) of every vertex, as arrays on the graph's device."""
+    own) of every vertex, as arrays on the graph's device. loop: "device" runs
+    the levels with no host round trip on the GPU, "host" decides each on the host."""
     source = check_source(graph, source)
-    xp, n = graph.xp, graph.num_vertices
-    depth = xp.full(n, -1, dtype=numpy.int32)
-    parent = xp.full(n, -1, dtype=numpy.int32)
-    depth[source], parent[source] = 0, source
-    push_op = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", depth=depth, parent=parent)
-    pull_op = Functor(VISIT_IDEMPOTENT, filename="<bfs visit>", depth=depth, parent=parent)
-    degrees = graph.out_degrees()
-    frontier, iteration, pulling = Frontier.from_ids([source], n, graph.device), 0, False
+    run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     with Timer(graph.device) as timer:
-        while len(frontier):
-            pulling = _should_pull(xp, n, degrees, depth, frontier, pulling)
-            if pulling:
-                unvisited = _unvisited(xp, n, depth)
-                frontier = advance_pull(graph, unvisited, frontier, pull_op, iteration=iteration)
-            else:
-                frontier = advance(graph, frontier, push_op, iteration=iteration, idempotent=idempotent)
-            iteration += 1
-    edges = int(degrees[depth >= 0].sum())
-    return Result({"depth": depth, "parent": parent}, iteration, timer.ms, edges)
+        run.reset(source)
+        levels, _ = run.run_loop(loop, max(graph.num_vertices, 1))
+    run.frontier.check_waiting()
+    edges = int(graph.out_degrees()[run.depth >= 0].sum())
+    return Result({"depth": run.depth.copy(), "parent": run.parent.copy()}, levels, timer.ms, edges)
 
 
-def _should_pull(xp, n, degrees, depth, frontier, pulling):
-    """Beamer's switch: pull once the frontier's edges exceed 1/ALPHA of the
-    unvisited vertices' edges; back to push when it holds under n/BETA vertices.
-    Edges are counted only for frontiers of over n / (4 ALPHA) vertices, which
-    could pass at four times the average degree: small ones push at no cost."""
-    if pulling:
-        return len(frontier) * BETA >= n
-    if len(frontier) * 4 * ALPHA < n:
-        return False
-    frontier_edges = int(degrees[frontier.ids].sum())
-    unvisited_edges = int(degrees[depth < 0].sum())
-    return frontier_edges * ALPHA > unvisited_edges
+class BFS(Problem):
+    name = "bfs"
 
+    def __init__(self, graph, idempotent):
+        xp, n = graph.xp, graph.num_vertices
+        self.graph = graph
+        self.depth = xp.empty(n, dtype=numpy.int32)
+        self.parent = xp.empty(n, dtype=numpy.int32)
+        self.direction = xp.zeros(2, dtype=numpy.int64)
+        self.frontier = Frontier(n, graph.device, capacity=n)
+        arrays = dict(depth=self.depth, parent=self.parent)
+        push = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", **arrays)
+        pull = Functor(PULL, filename="<bfs pull>", **arrays)
+        unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
+        pulling = Functor(PULLING, filename="<bfs pulling>", direction=self.direction)
 
-def _unvisited(xp, n, depth):
-    ids = xp.empty(n, dtype=numpy.int32)
-    _, count = compact_transform(n, Functor(UNVISITED, filename="<unvisited>", depth=depth),
-                                 Functor(WRITE_ID, filename="<unvisited ids>", ids=ids))
-    return Frontier(n, ids=ids[:count])
+        def level():
+            it = self.loop.iteration
+            self.loop.branch(pulling, lambda: advance_pull(graph, pull, unvisited, out=self.frontier, iteration=it),
+                             lambda: advance(graph, self.frontier, push, out=self.frontier, iteration=it,
+                                             unique=idempotent))
+
+        self.start_loop(graph.device, level,
+                        Functor(NEXT_LEVEL, filename="<bfs next level>", frontier=self.frontier.view,
+                                direction=self.direction, n=numpy.int64(n), alpha=numpy.int64(ALPHA),
+                                beta=numpy.int64(BETA)))
+
+    def reset(self, source):
+        self.depth.fill(-1)
+        self.parent.fill(-1)
+        self.depth[source], self.parent[source] = 0, source
+        self.direction[0] = 0
+        self.direction[1] = self.graph.num_edges - (self.graph.row_offsets[source + 1] - self.graph.row_offsets[source])
+        self.frontier.reset(source)

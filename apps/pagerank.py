@@ -1,44 +1,128 @@
 """PageRank, pulled through the in-neighbours: each iteration sums the rank
-shares of every vertex's in-neighbours with neighbor_reduce. Dangling vertices
-spread their rank uniformly and convergence is networkx's (L1 change < n * tol),
-so results match networkx.pagerank."""
+shares of every vertex's in-neighbours with neighbor_reduce, then one pass
+updates the ranks and sums their change, another the dangling vertices' rank.
+Dangling vertices spread their rank like personalization (uniform by
+default) and convergence is networkx's (L1 change < n * tol), so results
+match networkx.pagerank, with weights, personalization, nstart and dangling
+as it takes them. The iterations loop on the device."""
 import numpy
 
-from minigr.enactor import Result, Timer
+from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import neighbor_reduce
-from minigr.transforms import Functor
+from minigr.transforms import Functor, Partition, segreduce_transform
 from minigr.transforms.errors import MinigrError
 
 SHARE = "double operator()(int v, int u, long long edge) const { return share[u]; }"
+WEIGHTED_SHARE = "double operator()(int v, int u, long long edge) const { return share[u] * weights[edge]; }"
+OUT_WEIGHT = "double operator()(int v, int u, long long edge) const { return weights[edge]; }"
+# One vertex's new rank; returns its change. sums = [L1 change, dangling rank].
+UPDATE = """double operator()(long long v, long long, long long) const {
+    const double damping = settings[0];
+    const double next = damping * (pulled[v] + sums[1] * dangling_weight[v]) + (1 - damping) * teleport[v];
+    const double change = fabs(next - rank[v]);
+    rank[v] = next;
+    share[v] = next * inverse_out[v];
+    return change;
+}"""
+DANGLING_RANK = "double operator()(long long v, long long, long long) const { return is_dangling[v] * rank[v]; }"
+NOT_CONVERGED = "bool operator()() const { return sums[0] >= settings[1]; }"
 
 
-def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100):
-    """Rank of every vertex (float64, summing to 1). Unweighted: a duplicate edge
-    counts once per copy. Raises when max_iter iterations do not converge."""
+def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personalization=None, nstart=None,
+             dangling=None, loop="device"):
+    """Rank of every vertex (float64, summing to 1). weighted: a vertex's rank
+    goes to its out-neighbours in proportion to the edge weights (networkx's
+    weight=); else a duplicate edge counts once per copy. personalization,
+    nstart, dangling: non-negative per-vertex arrays (length n, NumPy or CuPy),
+    normalized here: the teleport distribution (default uniform), the start
+    (default uniform), and where dangling vertices' rank goes (default the
+    teleport distribution). Raises when max_iter iterations do not converge.
+    loop: "device" or "host" (who decides each iteration)."""
     if not 0 < damping < 1:
         raise MinigrError(f"damping must lie strictly between 0 and 1, got {damping}")
     if not tol > 0 or max_iter < 1:
         raise MinigrError(f"tol must be positive and max_iter at least 1, got tol={tol}, max_iter={max_iter}")
+    if weighted and graph.weights is None:
+        raise MinigrError("weighted=True needs edge weights and the graph has none")
+    if weighted and graph.num_edges and float(graph.weights.min()) < 0:
+        raise MinigrError("weighted PageRank needs non-negative weights; this graph has negative ones")
     xp, n = graph.xp, graph.num_vertices
+    vectors = {name: _distribution(xp, n, name, value) for name, value in
+               (("personalization", personalization), ("nstart", nstart), ("dangling", dangling))}
     if n == 0:
         return Result({"rank": xp.zeros(0)}, 0, 0.0, 0)
-    out_degree = graph.out_degrees().astype(numpy.float64)
-    dangling = (out_degree == 0).astype(numpy.float64)  # 1 where a vertex has no out-edges
-    inverse_degree = (1 - dangling) / xp.maximum(out_degree, 1)
-    rank = xp.full(n, 1.0 / n)
-    share = xp.empty(n)
-    gather = Functor(SHARE, filename="<pagerank share>", share=share)
+    run = problem(graph, ("pagerank", bool(weighted)), lambda: PageRank(graph, weighted))
     with Timer(graph.device) as timer:
-        for iteration in range(1, max_iter + 1):
-            xp.multiply(rank, inverse_degree, out=share)
-            pulled = neighbor_reduce(graph, gather, direction="in")
-            base = (damping * xp.dot(rank, dangling) + (1 - damping)) / n  # stays on the device
-            new_rank = damping * pulled + base
-            change = float(xp.abs(new_rank - rank).sum())
-            rank = new_rank
-            if change < n * tol:
-                break
+        run.reset(damping, n * tol, vectors)
+        iterations, exhausted = run.run_loop(loop, max_iter)
+    if exhausted:
+        change = float(run.sums[0])
+        raise MinigrError(f"PageRank did not converge in {max_iter} iterations (L1 change {change:.3g}, "
+                          f"needed < {n * tol:.3g}); raise max_iter or tol")
+    return Result({"rank": run.rank.copy()}, iterations, timer.ms, graph.num_edges * iterations)
+
+
+def _distribution(xp, n, name, value):
+    """A per-vertex array normalized to sum 1 (None: uniform), or an error naming it."""
+    if value is None:
+        return None
+    array = xp.asarray(value, dtype=numpy.float64)
+    if array.shape != (n,):
+        raise MinigrError(f"{name} must have one entry per vertex ({n}), got shape {array.shape}")
+    total = float(array.sum())
+    if not numpy.isfinite(total) or float(array.min()) < 0 or total <= 0:
+        raise MinigrError(f"{name} must be finite and non-negative with a positive sum")
+    return array / total
+
+
+class PageRank(Problem):
+    name = "pagerank"
+
+    def __init__(self, graph, weighted):
+        xp, n = graph.xp, graph.num_vertices
+        self.graph, self.n = graph, n
+        self.rank, self.share, self.pulled = (xp.empty(n) for _ in range(3))
+        self.teleport, self.dangling_weight = xp.empty(n), xp.empty(n)
+        self.sums = xp.zeros(2)
+        self.settings = xp.zeros(2)  # [damping, tolerance]: set by reset, read by the functors
+        if weighted:
+            out_weight = neighbor_reduce(graph, Functor(OUT_WEIGHT, filename="<pagerank out weight>",
+                                                        weights=graph.weights))
+            gather = Functor(WEIGHTED_SHARE, filename="<pagerank share>", share=self.share,
+                             weights=graph.reverse().weights)
         else:
-            raise MinigrError(f"PageRank did not converge in {max_iter} iterations (L1 change {change:.3g}, "
-                              f"needed < {n * tol:.3g}); raise max_iter or tol")
-    return Result({"rank": rank}, iteration, timer.ms, graph.num_edges * iteration)
+            out_weight = graph.out_degrees().astype(numpy.float64)
+            gather = Functor(SHARE, filename="<pagerank share>", share=self.share)
+        self.is_dangling = (out_weight == 0).astype(numpy.float64)
+        self.inverse_out = (1 - self.is_dangling) / xp.where(out_weight == 0, 1, out_weight)
+        everything = Partition(xp.asarray(numpy.array([0, n], dtype=numpy.int64)))
+        update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pulled, sums=self.sums, rank=self.rank,
+                         share=self.share, inverse_out=self.inverse_out, teleport=self.teleport,
+                         dangling_weight=self.dangling_weight, settings=self.settings)
+        dangling_rank = Functor(DANGLING_RANK, filename="<pagerank dangling>", is_dangling=self.is_dangling,
+                                rank=self.rank)
+        self.dangling_rank = lambda: segreduce_transform(everything.offsets, dangling_rank, partition=everything,
+                                                         out=self.sums[1:2])
+
+        def iteration():
+            neighbor_reduce(graph, gather, direction="in", out=self.pulled)
+            segreduce_transform(everything.offsets, update, partition=everything, out=self.sums[0:1])
+            self.dangling_rank()
+
+        self.start_loop(graph.device, iteration,
+                        Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
+                                settings=self.settings))
+
+    def reset(self, damping, tolerance, vectors):
+        uniform = 1.0 / self.n
+        self.settings[0], self.settings[1] = damping, tolerance
+        for array, given in ((self.teleport, vectors["personalization"]), (self.rank, vectors["nstart"]),
+                             (self.dangling_weight, vectors["dangling"] if vectors["dangling"] is not None
+                              else vectors["personalization"])):
+            if given is None:
+                array.fill(uniform)
+            else:
+                array[...] = given
+        self.graph.xp.multiply(self.rank, self.inverse_out, out=self.share)
+        self.dangling_rank()
+

@@ -1,13 +1,14 @@
 """Single-source shortest paths for non-negative weights: distances and a
 predecessor tree. The frontier form relaxes the out-edges of every improved
-vertex each iteration (advance, then uniquify); the delta-stepping form works
-on the near half of a two-level priority queue, raising the threshold by
-delta whenever the near half runs dry."""
+vertex each iteration (advance, each improved vertex once a level); the
+delta-stepping form relaxes the near bucket of a two-level priority queue,
+raising the threshold by delta whenever the near bucket runs dry. Either loops
+on the device."""
 import numpy
 
-from minigr.enactor import Result, Timer
+from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
-from minigr.operators import advance, filter_frontier, neighbor_reduce, split_near_far
+from minigr.operators import advance, neighbor_reduce, split_near_far
 from minigr.transforms import Functor
 from minigr.transforms.errors import MinigrError
 
@@ -27,11 +28,21 @@ DISTANCE = "double operator()(int v) const { return dist[v]; }"
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : 2147483647;
 }"""
+# Delta-stepping, after each iteration: the improved vertices split, go on
+# with the near ones; when none, raise the threshold and refill from far.
+NEXT_BUCKET = """bool operator()() const {
+    if (near.next_level() > 0) { refill[0] = 0; return true; }
+    threshold[0] += delta;
+    refill[0] = 1;
+    return far.next_level() > 0;
+}"""
+REFILL = "bool operator()() const { return refill[0] != 0; }"
 
 
-def sssp(graph, source, *, delta=None):
+def sssp(graph, source, *, delta=None, loop="device"):
     """Distance (float32, inf unreachable) and parent (-1 unreachable, the source
-    its own) of every vertex. delta=None: frontier form; delta > 0: delta-stepping."""
+    its own) of every vertex. delta=None: frontier form; delta > 0:
+    delta-stepping. loop: "device" or "host" (who decides each iteration)."""
     source = check_source(graph, source)
     if graph.weights is None:
         raise MinigrError("SSSP needs edge weights and the graph has none: load a weighted file, "
@@ -40,47 +51,71 @@ def sssp(graph, source, *, delta=None):
         raise MinigrError("SSSP needs non-negative weights; this graph has negative ones")
     if delta is not None and not delta > 0:
         raise MinigrError(f"delta must be positive, got {delta}")
-    xp, n = graph.xp, graph.num_vertices
-    dist = xp.full(n, numpy.inf, dtype=numpy.float32)
-    dist[source] = 0
-    relax = Functor(RELAX, filename="<sssp relax>", dist=dist, weights=graph.weights)
-    frontier = Frontier.from_ids([source], n, graph.device)
+    run = problem(graph, ("sssp", delta), lambda: SSSP(graph, delta))
     with Timer(graph.device) as timer:
+        run.reset(source)
+        # the frontier form settles within n + 1 iterations; delta-stepping's
+        # empty buckets have no such bound, so only the counter's range caps it
+        iterations, exhausted = run.run_loop(loop, graph.num_vertices + 1 if delta is None else 2**31 - 1)
+        parent = run.parents(source)
+    if exhausted:
+        raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
+    for frontier in run.frontiers:
+        frontier.check_waiting()
+    edges = int(graph.out_degrees()[graph.xp.isfinite(run.dist)].sum())
+    return Result({"distance": run.dist.copy(), "parent": parent}, iterations, timer.ms, edges)
+
+
+class SSSP(Problem):
+    name = "sssp"
+
+    def __init__(self, graph, delta):
+        xp, n = graph.xp, graph.num_vertices
+        self.graph = graph
+        self.dist = xp.empty(n, dtype=numpy.float32)
+        relax = Functor(RELAX, filename="<sssp relax>", dist=self.dist, weights=graph.weights)
+        self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         if delta is None:
-            iterations = _frontier_form(graph, frontier, relax)
-        else:
-            iterations = _delta_stepping(graph, frontier, relax, Functor(DISTANCE, dist=dist), delta)
-        parent = _parents(graph, dist, source)
-    edges = int(graph.out_degrees()[xp.isfinite(dist)].sum())
-    return Result({"distance": dist, "parent": parent}, iterations, timer.ms, edges)
+            frontier = Frontier(n, graph.device)
+            self.frontiers = [frontier]
+            self.start_loop(graph.device, lambda: advance(graph, frontier, relax, out=frontier,
+                                                          iteration=self.loop.iteration, unique=True),
+                            frontier.not_empty())
+            return
+        near, far, improved = (Frontier(n, graph.device) for _ in range(3))
+        self.frontiers = [near, far, improved]
+        self.threshold = xp.zeros(1, dtype=numpy.float64)
+        self.refill = xp.zeros(1, dtype=numpy.int32)
+        self.delta = delta
+        distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
+        refilling = Functor(REFILL, filename="<sssp refill>", refill=self.refill)
 
+        def refill():
+            split_near_far(far, distance, self.threshold, near=near, far=far)
+            near.next_level()
 
-def _frontier_form(graph, frontier, relax):
-    iteration = 0
-    while len(frontier):
-        frontier = advance(graph, frontier, relax, iteration=iteration, idempotent=True)
-        iteration += 1
-    return iteration
+        def iteration():
+            self.loop.branch(refilling, refill)
+            advance(graph, near, relax, out=improved, iteration=self.loop.iteration, unique=True)
+            improved.next_level()
+            split_near_far(improved, distance, self.threshold, near=near, far=far)
 
+        self.start_loop(graph.device, iteration,
+                        Functor(NEXT_BUCKET, filename="<sssp next bucket>", near=near.view, far=far.view,
+                                threshold=self.threshold, refill=self.refill, delta=float(delta)))
 
-def _delta_stepping(graph, frontier, relax, distance, delta):
-    threshold, iteration = delta, 0
-    near, far = split_near_far(frontier, distance, threshold)
-    while len(near) or len(far):
-        while len(near):
-            improved = advance(graph, near, relax, iteration=iteration, idempotent=True)
-            near, later = split_near_far(improved, distance, threshold)
-            far = Frontier(graph.num_vertices, ids=graph.xp.concatenate([far.ids, later.ids]))
-            iteration += 1
-        threshold += delta
-        near, far = split_near_far(filter_frontier(far, uniquify=True), distance, threshold)
-    return iteration
+    def reset(self, source):
+        self.dist.fill(numpy.inf)
+        self.dist[source] = 0
+        self.frontiers[0].reset(source)
+        for frontier in self.frontiers[1:]:
+            frontier.reset()
+        if len(self.frontiers) > 1:
+            self.threshold.fill(self.delta)
+            self.refill.fill(0)
 
-
-def _parents(graph, dist, source):
-    parent = neighbor_reduce(graph, Functor(PARENT, filename="<sssp parent>", dist=dist,
-                                            weights=graph.reverse().weights),
-                             direction="in", reduce="min", dtype=numpy.int32)
-    parent[parent == numpy.iinfo(numpy.int32).max] = -1
-    parent[source] = source
-    return parent
+    def parents(self, source):
+        parent = neighbor_reduce(self.graph, self.parent, direction="in", reduce="min", dtype=numpy.int32)
+        parent[parent == numpy.iinfo(numpy.int32).max] = -1
+        parent[source] = source
+        return parent

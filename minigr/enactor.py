@@ -1,6 +1,12 @@
-"""What every primitive shares: its result type and the timer of its run."""
+"""What every primitive shares: its result type, the timer of its run, and the
+cache of its buffers and loop per graph, so that the loop's CUDA graph is
+captured once per graph and primitive and relaunched by later calls."""
 import dataclasses
 import time
+
+from .transforms.loop import Loop
+
+LOOPS = ("device", "host")
 
 
 @dataclasses.dataclass
@@ -37,3 +43,35 @@ class Timer:
             self.ms = cupy.cuda.get_elapsed_time(self._start, self._stop)
         else:
             self.ms = (time.perf_counter() - self._start) * 1e3
+
+
+class Problem:
+    """A primitive's buffers and its Loop on one graph, made once (see
+    `problem`) and reset by each call. Subclasses make their buffers and
+    functors, then call start_loop(device, body, condition)."""
+
+    name = "primitive"
+
+    def start_loop(self, device, body, condition):
+        self.loop = Loop(self.name, device, body, condition)
+
+    def run_loop(self, where, max_iterations):
+        """Runs the loop (see Loop.run); returns (iterations, limit reached): waits for it."""
+        check_loop(where)
+        self.loop.run(where, max_iterations)
+        return self.loop.wait_iterations()
+
+
+def check_loop(where):
+    from .transforms.errors import MinigrError
+    if where not in LOOPS:
+        raise MinigrError(f"loop must be one of {LOOPS}, got {where!r}")
+
+
+def problem(graph, key, make):
+    """The Problem that make() builds, once per graph and key (a primitive's
+    name and the options that shape its loop); kept with the graph."""
+    found = graph.problems.get(key)
+    if found is None:
+        found = graph.problems[key] = make()
+    return found

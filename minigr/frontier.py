@@ -1,78 +1,101 @@
-"""Frontier: a set of vertex ids on one device, sparse (compacted int32 ids) or
-dense (a bitmap of 32-bit words), converted both ways with the transforms."""
+"""Frontier: the vertices of a traversal's current level and the next one
+being built, on one device, in buffers that live as long as the frontier.
+Operators read the current level and append to the next; next_level() (or a
+loop's condition, on the device) makes the next level current. Its sizes stay
+on the device, so a loop over levels needs no host round trip."""
+from pathlib import Path
+
 import numpy
 
-from .transforms import Functor, compact_transform, transform
-from .transforms.backend import array_module, device_of
+from .transforms import DeviceCount, Functor, transform
+from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
 
-_SET_BITS = "void operator()(long long i) const { int v = ids[i]; atomicOr(&words[v >> 5], 1u << (v & 31)); }"
-_BIT_SET = "bool operator()(long long v) const { return (words[v >> 5] >> (v & 31)) & 1u; }"
-_WRITE_ID = "void operator()(long long dest, long long src) const { ids[dest] = (int)src; }"
+HEADER = Path(__file__).parent / "operators" / "kernels" / "frontier.h"
+FIELDS, HEAD, END, TAIL, SIZE, EDGES, NEXT_EDGES, NUMBER, OVERFLOW = 8, 0, 1, 2, 3, 4, 5, 6, 7
+
+# The device view that operators and conditions capture (see frontier.h).
+_VIEW = """__device__ int vertex(long long i) const { return minigr::level_vertex(*this, i); }
+__device__ void append(int v, long long edges) const { minigr::append_vertex(*this, v, edges); }
+__device__ void append_unique(int v, long long edges) const { minigr::append_unique(*this, v, edges); }
+__device__ long long next_level() const { return minigr::next_level(*this); }
+__device__ long long level_edges() const { return bounds[minigr::level::EDGES]; }"""
+_NEXT_LEVEL = "void operator()(long long) const { frontier.next_level(); }"
+_NOT_EMPTY = "bool operator()() const { return frontier.next_level() > 0; }"
+_SEED = "void operator()(long long i) const { frontier.append_unique(ids[i], 0); }"
+_SEED_ONE = "void operator()(long long) const { frontier.append_unique(v, 0); }"
 
 
 class Frontier:
-    """Vertex ids in [0, num_vertices): `ids` when sparse, `bitmap` when dense."""
+    """Vertex ids in [0, num_vertices): a ring of `capacity` ids (default twice
+    the vertex count, enough for a level and the next when each holds a vertex
+    at most once; unique appends ensure that)."""
 
-    def __init__(self, num_vertices, *, ids=None, bitmap=None):
-        if (ids is None) == (bitmap is None):
-            raise MinigrError("a Frontier is either sparse (ids=) or dense (bitmap=)")
+    def __init__(self, num_vertices, device=None, capacity=None):
         self.num_vertices = int(num_vertices)
-        self._ids = ids
-        self._bitmap = bitmap
-        array = ids if ids is not None else bitmap
-        self.device = device_of(array)
+        self.device = resolve_device(device)
         self.xp = array_module(self.device)
+        self.capacity = max(1, 2 * self.num_vertices if capacity is None else int(capacity))
+        self.ids = self.xp.empty(self.capacity, dtype=numpy.int32)
+        self.stamps = self.xp.full(max(self.num_vertices, 1), -1, dtype=numpy.int32)
+        self.bounds = self.xp.zeros(FIELDS, dtype=numpy.int64)
+        self.view = Functor(_VIEW, filename="<frontier>", headers=(HEADER,), ids=self.ids, bounds=self.bounds,
+                            stamps=self.stamps, capacity=numpy.int64(self.capacity))
+        self.size = DeviceCount(self.bounds, min(self.capacity, max(self.num_vertices, 1)), SIZE)
 
     @classmethod
-    def from_ids(cls, ids, num_vertices, device):
-        """A sparse frontier on `device` of the given vertex ids (checked to be in range)."""
-        ids = array_module(device).asarray(ids, dtype=numpy.int32).ravel()
-        if len(ids) and (int(ids.min()) < 0 or int(ids.max()) >= num_vertices):
-            raise MinigrError(f"frontier ids must be in [0, {num_vertices}), got {int(ids.min())}..{int(ids.max())}")
-        return cls(num_vertices, ids=ids)
+    def from_ids(cls, ids, num_vertices, device=None, capacity=None):
+        """A frontier whose current level is the given vertex ids (each once)."""
+        frontier = cls(num_vertices, device, capacity)
+        frontier.reset(ids)
+        return frontier
 
-    @classmethod
-    def all_vertices(cls, num_vertices, device):
-        return cls(num_vertices, ids=array_module(device).arange(num_vertices, dtype=numpy.int32))
+    def reset(self, ids=()):
+        """Makes `ids` (one vertex, or an array of them; checked to be in range;
+        duplicates dropped) the current level, with an empty next one. One
+        vertex needs no copy to the device."""
+        one = isinstance(ids, (int, numpy.integer))
+        checked = numpy.asarray([ids] if one else ids).ravel()
+        if not one and self.device == "gpu" and type(ids).__module__.startswith("cupy"):
+            checked = ids.ravel()  # checked on the device, then read
+        if len(checked) and (int(checked.min()) < 0 or int(checked.max()) >= self.num_vertices):
+            raise MinigrError(f"frontier ids must be in [0, {self.num_vertices}), got "
+                              f"{int(checked.min())}..{int(checked.max())}")
+        number = self.bounds[NUMBER] + 1  # stays unique across resets, so old stamps never match
+        self.bounds.fill(0)
+        self.bounds[NUMBER] = number
+        if one:
+            transform(1, Functor(_SEED_ONE, filename="<frontier seed>", frontier=self.view, v=numpy.int32(ids)))
+        else:
+            ids = self.xp.asarray(checked, dtype=numpy.int32)
+            transform(len(ids), Functor(_SEED, filename="<frontier seed>", frontier=self.view, ids=ids))
+        self.next_level()
 
-    @classmethod
-    def empty(cls, num_vertices, device):
-        return cls(num_vertices, ids=array_module(device).zeros(0, dtype=numpy.int32))
+    def next_level(self):
+        """Makes the appended vertices the current level (a one-thread kernel)."""
+        transform(1, Functor(_NEXT_LEVEL, filename="<next level>", frontier=self.view))
 
-    @property
-    def is_dense(self):
-        return self._bitmap is not None
+    def not_empty(self):
+        """A loop condition: makes the next level current and holds if it has vertices."""
+        return Functor(_NOT_EMPTY, filename="<frontier not empty>", frontier=self.view)
 
-    @property
-    def ids(self):
-        """The vertex ids (int32), converting from the bitmap if needed (ascending then)."""
-        if self._ids is None:
-            self._ids = self.xp.empty(self.num_vertices, dtype=numpy.int32)
-            _, count = compact_transform(self.num_vertices, Functor(_BIT_SET, filename="<bitmap>", words=self._bitmap),
-                                         Functor(_WRITE_ID, filename="<bitmap to ids>", ids=self._ids))
-            self._ids = self._ids[:count]
-        return self._ids
+    def wait_size(self):
+        """The current level's vertex count: waits for the work queued before it."""
+        return self.size.wait_value()
 
-    @property
-    def bitmap(self):
-        """The bitmap (uint32 words, bit v of word v / 32), converting from ids if needed."""
-        if self._bitmap is None:
-            self._bitmap = self.xp.zeros((self.num_vertices + 31) // 32, dtype=numpy.uint32)
-            transform(len(self._ids), Functor(_SET_BITS, filename="<frontier to bitmap>", ids=self._ids,
-                                              words=self._bitmap))
-        return self._bitmap
+    def wait_ids(self):
+        """The current level's ids (a copy, int32, in ring order): waits for them."""
+        self.check_waiting()
+        head, end = (int(x) for x in self.bounds[HEAD:END + 1].tolist())
+        if end <= self.capacity:
+            return self.ids[head:end].copy()
+        return self.xp.concatenate([self.ids[head:], self.ids[:end - self.capacity]])
 
-    def to_sparse(self):
-        return Frontier(self.num_vertices, ids=self.ids)
-
-    def to_dense(self):
-        return Frontier(self.num_vertices, bitmap=self.bitmap)
-
-    def __len__(self):
-        """Number of entries (for a dense frontier, the number of bits set)."""
-        return len(self.ids)
+    def check_waiting(self):
+        """Raises if an append ever found the ring full (the results are then void): waits."""
+        if int(self.bounds[OVERFLOW]):
+            raise MinigrError(f"a frontier of capacity {self.capacity} overflowed: a level and the next held "
+                              "more vertices than that; pass a larger capacity, or append each vertex once a level")
 
     def __repr__(self):
-        kind = "dense" if self.is_dense else f"sparse, {len(self._ids)} ids"
-        return f"Frontier({kind}, num_vertices={self.num_vertices}, device={self.device!r})"
+        return f"Frontier(num_vertices={self.num_vertices}, capacity={self.capacity}, device={self.device!r})"

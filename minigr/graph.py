@@ -47,6 +47,7 @@ class Graph:
         self.weights = _move(weights, device)
         self.directed = bool(directed)
         self._reverse = None
+        self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
 
     @property
     def num_vertices(self):

@@ -1,10 +1,13 @@
-"""The five transforms. Each sizes its launch, allocates what it returns on the
-device of its inputs, and runs the generated kernel for that device."""
+"""The transforms. Each sizes its launch, allocates what it returns on the
+device of its inputs (unless given an `out`), and runs the generated kernel
+for that device. transform and segment_transform also take a DeviceCount, a
+count that earlier kernels left on the device: they then launch a fixed grid
+sized from its bound, and nobody waits to read it."""
 import functools
 
 import numpy
 
-from .backend import array_module
+from .backend import array_module, device_of
 from .errors import MinigrError
 from .functor import Functor, c_type
 from .launch import call_device, current_gpu, launch, multiprocessors
@@ -17,12 +20,46 @@ COMPACT_BLOCKS_PER_SM = 5  # 48 registers: 6 blocks (40) or 4 (64) made a slower
 STATUS_STRIDE = 16    # look-back status words per tile: each word on its own 128-byte line
 SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce (for 4-byte values)
 SEARCH_TILE = BLOCK * SEARCH_ITEMS
+RESIDENT_BLOCKS_PER_SM = 8  # grid-stride launches over a DeviceCount: at most this many blocks per SM
+
+
+class DeviceCount:
+    """A count that lives on the device, array[index] of an int64 array (CuPy,
+    or NumPy for the CPU backend), so that kernels can read it and nobody
+    waits for it; `bound` (a host int) caps it and sizes the launches."""
+
+    def __init__(self, array, bound, index=0):
+        if array.dtype != numpy.int64:
+            raise MinigrError(f"a DeviceCount lives in an int64 array, got {array.dtype}")
+        self.cell = array[index:index + 1]
+        self.bound = _count(bound, "bound")
+
+    def wait_value(self):
+        """The count, read on the host: waits for the work queued before it."""
+        return int(self.cell[0])
 
 
 def _count(n, what="n"):
     if isinstance(n, bool) or not isinstance(n, (int, numpy.integer)) or n < 0:
         raise MinigrError(f"{what} must be a non-negative integer, got {n!r}")
     return int(n)
+
+
+def _size(device, n):
+    """(fixed parameter, argument, bound) of a count given as an int or a DeviceCount."""
+    if isinstance(n, DeviceCount):
+        if device_of(n.cell) != device:
+            raise MinigrError("a DeviceCount on another device than the transform's functors")
+        return ("const long long*", "n"), n.cell, n.bound
+    n = _count(n)
+    return ("long long", "n"), numpy.int64(n), n
+
+
+def _grid(device, bound):
+    """Blocks of a grid-stride launch over at most `bound` items."""
+    if device == "cpu":
+        return 1
+    return max(1, min(-(-bound // BLOCK), multiprocessors(current_gpu()) * RESIDENT_BLOCKS_PER_SM))
 
 
 def _single_pass(device, xp, n, items, call, params, args, functors, min_blocks=None):
@@ -52,14 +89,27 @@ def _single_pass(device, xp, n, items, call, params, args, functors, min_blocks=
 
 
 def transform(n, f):
-    """Calls f(idx) for every idx in [0, n)."""
-    n = _count(n)
+    """Calls f(idx) for every idx in [0, n); n an int or a DeviceCount."""
     device = call_device([f])
-    if n == 0:
+    param, arg, bound = _size(device, n)
+    if bound == 0:
         return
-    blocks = min(-(-n // BLOCK), multiprocessors(current_gpu()) * 32) if device == "gpu" else 1
     calls = {"gpu": "minigr::transform(n, f0)", "cpu": "minigr::transform(n, f0)"}
-    launch(device, [("long long", "n")], [numpy.int64(n)], [f], calls, blocks, BLOCK)
+    launch(device, [param], [arg], [f], calls, _grid(device, bound), BLOCK)
+
+
+def segment_transform(n, bounds, f):
+    """Calls f(item, seg, rank) for every item of every segment seg in [0, n),
+    where bounds(seg, begin, end) sets segment seg's items [begin, end) (two
+    long long references) and rank = item - begin; n an int or a DeviceCount.
+    Big segments are walked by a block, mid-sized ones by a warp, small ones
+    by a thread (see segments.cuh): one kernel, no scan."""
+    device = call_device([bounds, f])
+    param, arg, bound = _size(device, n)
+    if bound == 0:
+        return
+    calls = {"gpu": f"minigr::segments<{BLOCK}>(n, f0, f1)", "cpu": "minigr::segments(n, f0, f1)"}
+    launch(device, [param], [arg], [bounds, f], calls, _grid(device, bound), BLOCK)
 
 
 def scan_transform(n, count):
@@ -209,21 +259,26 @@ def reduction(op, identity, dtype):
     return combine, dtype.type(identity)
 
 
-def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64, total=None, partition=None):
+def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64, total=None, partition=None,
+                        out=None):
     """Per-segment reduction of f(idx, seg, rank) (see lbs_transform) with op:
     "sum", "min", "max", or a C expression in `a` and `b` (associative and
     commutative) with its identity. Empty segments get the identity. Returns
-    an array of nseg values of `dtype` (4- or 8-byte int or float).
-    partition: a Partition of these offsets, to reuse."""
-    dtype = numpy.dtype(dtype)
+    an array of nseg values of `dtype` (4- or 8-byte int or float): `out` when
+    given (then of its dtype). partition: a Partition of these offsets, to reuse."""
+    dtype = numpy.dtype(dtype if out is None else out.dtype)
     ctype = c_type(dtype)
     combine, identity = reduction(op, identity, dtype)
     offsets_ctype, nseg, total = _segments(offsets, total)
     device = call_device([f], [offsets])
     xp = array_module(device)
+    if out is None:
+        out = xp.empty(nseg, dtype=dtype)  # the kernel writes every segment
+    elif out.shape != (nseg,):
+        raise MinigrError(f"out must hold one value per segment ({nseg}), got shape {out.shape}")
     if total == 0:
-        return xp.full(nseg, identity, dtype=dtype)
-    out = xp.empty(nseg, dtype=dtype)  # the kernel writes every segment
+        out.fill(identity)
+        return out
     # A block stages its values in shared memory, which the L1 cache shares (and
     # gathers need it): 8-byte values take half the items per thread over twice
     # the threads, so the tile stays and the shared memory per SM hardly grows.

@@ -8,8 +8,8 @@ from .errors import MinigrError
 
 KERNELS = Path(__file__).parent / "kernels"
 HEADERS = {
-    "gpu": ("dialect_gpu.cuh", "builtin_functors.h", "block.cuh", "transform.cuh", "scan.cuh", "lbs.cuh",
-            "segreduce.cuh"),
+    "gpu": ("dialect_gpu.cuh", "builtin_functors.h", "block.cuh", "transform.cuh", "segments.cuh", "scan.cuh",
+            "lbs.cuh", "segreduce.cuh"),
     "cpu": ("dialect_cpu.h", "builtin_functors.h", "transforms_cpu.h"),
 }
 # What the CPU dialect cannot provide: warps, blocks, shared memory, fences.
@@ -18,8 +18,15 @@ GPU_ONLY = re.compile(r"\b(__syncthreads\w*|__syncwarp|__shfl\w*|__ballot\w*|__a
                       r"atomic\w+_(?:block|system))\b")
 
 
-def _header_text(device):
-    return "".join(f'#line 1 "{name}"\n' + (KERNELS / name).read_text() for name in HEADERS[device])
+def _header_text(device, functors):
+    """The transforms' headers, then the functors' own (nested ones included), each once."""
+    paths = [KERNELS / name for name in HEADERS[device]]
+    pending = list(functors)
+    while pending:
+        functor = pending.pop(0)
+        paths += [Path(h) for h in functor.headers if Path(h) not in paths]
+        pending += [kind for _, kind in functor.members if not isinstance(kind, str)]
+    return "".join(f'#line 1 "{path.name}"\n' + path.read_text() for path in paths)
 
 
 def check_cpu_dialect(functor):
@@ -58,7 +65,7 @@ def kernel_source(device, fixed_params, functors, call, block=1, min_blocks=None
     """Source of entry point `minigr_kernel(fixed..., captures...)` that builds the
     functors f0, f1, ... from their captures and runs `call` (a template call).
     On the GPU, min_blocks asks the compiler to fit that many blocks per SM."""
-    parts = [_header_text(device)] + [_struct(f, f"F{i}", device) for i, f in enumerate(functors)]
+    parts = [_header_text(device, functors)] + [_struct(f, f"F{i}", device) for i, f in enumerate(functors)]
     params = [f"{ctype} {name}" for ctype, name in fixed_params]
     builds = ""
     for i, functor in enumerate(functors):

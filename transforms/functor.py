@@ -58,16 +58,19 @@ class Functor:
     """A functor: the body of a C++ struct (an `operator()` and any helpers) whose
     members are the named captures. Arrays become typed pointers, scalars values,
     and a capture that is itself a Functor becomes a member struct, so a functor
-    can call another (operators wrap user functors this way).
+    can call another (operators wrap user functors this way). `headers`: paths
+    of C++ headers the source uses (templates shared by many functors, such as
+    the operators' glue), compiled into the kernel before the functor.
 
     >>> Functor("__device__ int operator()(long long i) const { return deg[i]; }", deg=degrees)
     """
 
-    def __init__(self, source, filename="<functor>", **captures):
+    def __init__(self, source, filename="<functor>", headers=(), **captures):
         if not isinstance(source, str) or not source.strip():
             raise MinigrError(f"functor {filename}: source must be a non-empty string of CUDA C")
         self.source = source
         self.filename = filename
+        self.headers = tuple(str(h) for h in headers)
         self.members = []    # (name, C type or nested Functor)
         self.params = []     # flattened leaves: (C type, name), nested names joined by "__"
         self.values = []     # the leaves' values, in the order of params
@@ -87,7 +90,7 @@ class Functor:
             raise MinigrError(f"functor {filename}: captures mix NumPy and CuPy arrays; "
                               "keep them all on one device")
         self.device = devices.pop() if devices else None
-        self.signature = (source, filename, tuple((name, kind.signature if isinstance(kind, Functor) else kind)
+        self.signature = (source, filename, self.headers, tuple((name, kind.signature if isinstance(kind, Functor) else kind)
                                                   for name, kind in self.members))
 
     @classmethod

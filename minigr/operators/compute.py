@@ -1,17 +1,18 @@
-"""compute: the user's op(vertex, iteration) on every vertex of a frontier."""
-import numpy
-
+"""compute: the user's op(vertex, iteration) on every vertex of a frontier's
+current level, or of the graph."""
 from ..transforms import Functor, transform
+from .iteration import iteration_capture
 
-_CALL = "void operator()(long long i) const { op(VERTEX, iteration); }"
+_LEVEL = "void operator()(long long i) const { op(frontier.vertex(i), minigr::value_of(iteration)); }"
+_ALL = "void operator()(long long v) const { op((int)v, minigr::value_of(iteration)); }"
 
 
 def compute(graph, frontier, op, *, iteration=0):
-    """Calls op(vertex, iteration) for each vertex of `frontier` (None: every vertex)."""
+    """Calls op(vertex, iteration) for each vertex of `frontier`'s current level
+    (None: every vertex)."""
     if frontier is None:
-        transform(graph.num_vertices, Functor(_CALL.replace("VERTEX", "(int)i"), filename="<compute>", op=op,
-                                              iteration=numpy.int32(iteration)))
+        transform(graph.num_vertices, Functor(_ALL, filename="<compute>", op=op,
+                                              iteration=iteration_capture(iteration)))
     else:
-        ids = frontier.ids
-        transform(len(ids), Functor(_CALL.replace("VERTEX", "ids[i]"), filename="<compute>", op=op, ids=ids,
-                                    iteration=numpy.int32(iteration)))
+        transform(frontier.size, Functor(_LEVEL, filename="<compute>", op=op, frontier=frontier.view,
+                                         iteration=iteration_capture(iteration)))

@@ -1,35 +1,21 @@
-"""filter: compact a frontier, keeping valid ids (>= 0) where the user's
-cond(vertex, iteration) holds, optionally removing duplicates."""
-import numpy
+"""filter: keep the vertices of a frontier's current level where the user's
+cond(vertex, iteration) holds, appending them to a frontier's next level."""
+from ..transforms import Functor, transform
+from .iteration import iteration_capture
 
-from ..frontier import Frontier
-from ..transforms import Functor, compact_transform
-
-_KEEP = """bool operator()(long long i) const {
-    int v = ids[i];
-    if (v < 0) return false;
-    CONDITION
-    UNIQUE
-    return true;
+_KEEP = """void operator()(long long i) const {
+    const int v = frontier.vertex(i);
+    if (op.cond(v, minigr::value_of(iteration))) out.%s(v, 0);
 }"""
-_UNIQUE = "if (atomicOr(&seen[v >> 5], 1u << (v & 31)) & (1u << (v & 31))) return false;"
-_WRITE = "void operator()(long long dest, long long src) const { out[dest] = ids[src]; }"
+_KEEP_ALL = "bool cond(int v, int iteration) const { return true; }"
 
 
-def filter_frontier(frontier, op=None, *, iteration=0, uniquify=False):
-    """The frontier's valid ids for which op.cond(vertex, iteration) holds (all
-    valid ids without op), in order; with uniquify, each vertex once."""
-    ids = frontier.ids
-    xp = frontier.xp
-    captures = dict(ids=ids)
-    condition = ""
-    if op is not None:
-        captures.update(op=op, iteration=numpy.int32(iteration))
-        condition = "if (!op.cond(v, iteration)) return false;"
-    if uniquify:
-        captures["seen"] = xp.zeros((frontier.num_vertices + 31) // 32, dtype=numpy.uint32)
-    source = _KEEP.replace("CONDITION", condition).replace("UNIQUE", _UNIQUE if uniquify else "")
-    out = xp.empty(len(ids), dtype=numpy.int32)
-    _, count = compact_transform(len(ids), Functor(source, filename="<filter>", **captures),
-                                 Functor(_WRITE, filename="<filter write>", ids=ids, out=out))
-    return Frontier(frontier.num_vertices, ids=out[:count])
+def filter_frontier(frontier, op=None, *, out, iteration=0, unique=False):
+    """Appends to `out`'s next level (out may be `frontier`) each vertex of
+    `frontier`'s current level for which op.cond(vertex, iteration) holds (every
+    vertex without op); unique: each vertex at most once a level. The order
+    of appends is unspecified."""
+    op = op or Functor(_KEEP_ALL, filename="<keep all>")
+    transform(frontier.size, Functor(_KEEP % ("append_unique" if unique else "append"), filename="<filter>",
+                                     op=op, frontier=frontier.view, out=out.view,
+                                     iteration=iteration_capture(iteration)))

@@ -1,62 +1,78 @@
 """neighbor_reduce: per vertex, reduce op(vertex, neighbor, edge) over its out-
-or in-neighbours: load-balanced, a scan of the degrees (or the row offsets for
-every vertex) and a segmented reduction; or, on low-degree graphs, a group of
-threads per vertex looping over its edges."""
+or in-neighbours. Over every vertex: load-balanced (a segmented reduction over
+the rows, their partition found once), or on low-degree graphs a group of
+threads per vertex looping over its edges. Over a frontier's level: a thread,
+warp or block per vertex by degree, combining atomically."""
 import math
+from pathlib import Path
 
 import numpy
 
-from ..transforms import Functor, segreduce_transform, transform
+from ..frontier import HEADER as FRONTIER_HEADER
+from ..transforms import Functor, segment_transform, segreduce_transform, transform
 from ..transforms.api import reduction
 from ..transforms.functor import c_type
-from .edges import THREAD_MAPPED_MAX_DEGREE, frontier_edges
 
-# GROUP consecutive threads take one vertex: their loads of its edges coalesce,
-# and a shuffle combines their partial results.
-_THREAD = """void operator()(long long i) const {
-    const long long k = i / GROUP;
-    const int lane = (int)(i % GROUP);
-    T acc = identity;
-    if (k < n) {
-        int v = VERTEX;
-        for (long long edge = row_offsets[v] + lane; edge < row_offsets[v + 1]; edge += GROUP)
-            acc = combine(acc, (T)op(v, col_indices[edge], edge));
-    }
-    SHUFFLE
-    if (k < n && lane == 0) out[k] = acc;
+HEADERS = (FRONTIER_HEADER, Path(__file__).parent / "kernels" / "neighbor_reduce.h")
+# Over every vertex, a group of threads per vertex when no vertex has more
+# edges than this: beyond it, load balancing over edges pays.
+GROUP_MAX_DEGREE = 64
+
+_GROUP = "void operator()(long long i) const { minigr::reduce_group<%d, %s>(*this, i); }"
+_VALUE = "%s operator()(long long edge, long long seg, long long rank) const { return minigr::edge_value<%s>(*this, edge, seg); }"
+_IDENTITY = "void operator()(long long i) const { out[frontier.vertex(i)] = identity; }"
+_BOUNDS = """void operator()(long long s, long long& begin, long long& end) const {
+    const int v = frontier.vertex(s);
+    begin = row_offsets[v];
+    end = row_offsets[v + 1];
 }"""
-_SHUFFLE = "for (int d = GROUP / 2; d > 0; d >>= 1) acc = combine(acc, __shfl_xor_sync(0xffffffffu, acc, d, GROUP));"
-_VALUE = """T operator()(long long idx, long long seg, long long rank) const {
-    VERTEX_AND_EDGE
-    return op(v, col_indices[edge], edge);
-}"""
+_COMBINE = "void operator()(long long edge, long long seg, long long rank) const { minigr::combine_edge<%s>(*this, edge, seg); }"
 
 
-def neighbor_reduce(graph, op, *, frontier=None, direction="out", reduce="sum", identity=None,
+def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", reduce="sum", identity=None,
                     dtype=numpy.float64, strategy=None):
-    """For each vertex of `frontier` (None: every vertex, in id order), the
-    reduction (`reduce`: "sum", "min", "max" or a C expression in a and b with
-    its identity) of op(vertex, neighbor, edge) over its out-neighbours, or its
-    in-neighbours with direction="in" (then `edge` indexes graph.reverse()).
-    Returns an array aligned with the frontier; identity where there are none.
-    strategy: "lbs", "thread_mapped" (a group of threads per vertex: one on the
-    CPU, on the GPU a power of two near half the mean degree, at most a warp),
-    or None for thread_mapped when no vertex has over THREAD_MAPPED_MAX_DEGREE
-    edges."""
+    """out[v], for each vertex v of `frontier`'s current level (None: every
+    vertex), becomes the reduction (`reduce`: "sum", "min", "max" or a C
+    expression in a and b with its identity) of op(v, neighbor, edge) over v's
+    out-neighbours, or in-neighbours with direction="in" (then `edge` indexes
+    graph.reverse()); the identity where there are none. out: an array of one
+    value per vertex (allocated when None, of `dtype`; else of its own dtype).
+    Returns out. strategy (every vertex only): "lbs", "thread_mapped" (a group
+    of threads per vertex: one on the CPU, on the GPU a power of two near half
+    the mean degree, at most a warp), or None for thread_mapped when no vertex
+    has over GROUP_MAX_DEGREE edges."""
     if direction not in ("out", "in"):
         raise ValueError(f"direction must be 'out' or 'in', got {direction!r}")
     g = graph if direction == "out" else graph.reverse()
+    if out is None:
+        out = g.xp.empty(g.num_vertices, dtype=dtype)
+    elif out.shape != (g.num_vertices,):
+        raise ValueError(f"out must hold one value per vertex ({g.num_vertices}), got shape {out.shape}")
+    ctype = c_type(out.dtype)
+    combine, identity = reduction(reduce, identity, out.dtype)
+    captures = dict(op=op, row_offsets=g.row_offsets, col_indices=g.col_indices)
+    if frontier is not None:
+        transform(frontier.size, Functor(_IDENTITY, filename="<neighbor_reduce identity>", out=out,
+                                         identity=identity, frontier=frontier.view))
+        segment_transform(frontier.size, Functor(_BOUNDS, filename="<neighbor_reduce bounds>", headers=HEADERS,
+                                                 frontier=frontier.view, row_offsets=g.row_offsets),
+                          Functor(_COMBINE % ctype, filename="<neighbor_reduce>", headers=HEADERS, out=out,
+                                  combine=combine, frontier=frontier.view, **captures))
+        return out
     if strategy is None:
-        strategy = "thread_mapped" if g.max_out_degree <= THREAD_MAPPED_MAX_DEGREE else "lbs"
-    if strategy not in ("lbs", "thread_mapped"):
+        strategy = "thread_mapped" if g.max_out_degree <= GROUP_MAX_DEGREE else "lbs"
+    if strategy == "lbs":
+        return segreduce_transform(g.row_offsets, Functor(_VALUE % (ctype, ctype), filename="<neighbor_reduce>",
+                                                          headers=HEADERS, **captures),
+                                   op=reduce, identity=identity, total=g.num_edges, partition=g.row_partition, out=out)
+    if strategy != "thread_mapped":
         raise ValueError(f"strategy must be 'lbs' or 'thread_mapped', got {strategy!r}")
-    if strategy == "thread_mapped":
-        return _thread_mapped(g, op, frontier, reduce, identity, dtype)
-    offsets, total, partition, captures, vertex_and_edge = frontier_edges(g, frontier, "v")
-    captures["op"] = op
-    source = _VALUE.replace("T ", c_type(dtype) + " ", 1).replace("VERTEX_AND_EDGE", vertex_and_edge)
-    return segreduce_transform(offsets, Functor(source, filename="<neighbor_reduce>", **captures), op=reduce,
-                               identity=identity, dtype=dtype, total=total, partition=partition)
+    n = g.num_vertices
+    group = _group_size(g)
+    items = n if group == 1 else -(-n * group // 32) * 32  # whole warps: every lane reaches the shuffle
+    transform(items, Functor(_GROUP % (group, ctype), filename="<neighbor_reduce thread-mapped>", headers=HEADERS,
+                             combine=combine, identity=identity, out=out, n=numpy.int64(n), **captures))
+    return out
 
 
 def _group_size(graph):
@@ -65,27 +81,3 @@ def _group_size(graph):
     if graph.device == "cpu" or graph.num_edges < 2 * max(graph.num_vertices, 1):
         return 1
     return min(32, 2 ** round(math.log2(graph.num_edges / graph.num_vertices / 2)))
-
-
-def _thread_mapped(g, op, frontier, reduce, identity, dtype):
-    """neighbor_reduce with a group of threads per vertex (see _group_size)."""
-    combine, identity = reduction(reduce, identity, dtype)
-    n = g.num_vertices if frontier is None else len(frontier)
-    out = g.xp.empty(n, dtype=dtype)
-    captures = dict(op=op, combine=combine, identity=identity, out=out, row_offsets=g.row_offsets,
-                    col_indices=g.col_indices, n=numpy.int64(n))
-    vertex = "(int)k"
-    if frontier is not None:
-        captures["frontier"], vertex = frontier.ids, "frontier[k]"
-    group = _group_size(g)
-    items = n if group == 1 else -(-n * group // 32) * 32  # whole warps: every lane reaches the shuffle
-    transform(items, Functor(thread_mapped_source(c_type(dtype), vertex, group),
-                             filename="<neighbor_reduce thread-mapped>", **captures))
-    return out
-
-
-def thread_mapped_source(ctype, vertex, group):
-    """The thread-mapped functor for values of C type `ctype`, the vertex of
-    position k given by the C expression `vertex`, `group` threads per vertex."""
-    return (_THREAD.replace("T ", ctype + " ").replace("(T)", f"({ctype})").replace("VERTEX", vertex)
-            .replace("SHUFFLE", _SHUFFLE if group > 1 else "").replace("GROUP", str(group)))

@@ -1,22 +1,21 @@
-"""A two-level priority queue: split a frontier into near and far by a user
-score and a threshold (delta-stepping's buckets, Gunrock style)."""
-from ..frontier import Frontier
-from ..transforms import Functor, compact_transform
+"""A two-level priority queue: the vertices of a frontier's current level
+split into near and far by a user score and a threshold (delta-stepping's
+buckets, Gunrock style)."""
 import numpy
 
-_SIDE = "bool operator()(long long i) const { return (op(ids[i]) < threshold) == near; }"
-_WRITE = "void operator()(long long dest, long long src) const { out[dest] = ids[src]; }"
+from ..transforms import Functor, transform
+
+_SIDE = """void operator()(long long i) const {
+    const int v = frontier.vertex(i);
+    if (op(v) < minigr::value_of(threshold)) near.append_unique(v, 0); else far.append_unique(v, 0);
+}"""
 
 
-def split_near_far(frontier, op, threshold):
-    """(near, far): the vertices whose op(vertex) score is below `threshold`,
-    and the rest, each in frontier order."""
-    ids = frontier.ids
-    parts = []
-    for near in (True, False):
-        out = frontier.xp.empty(len(ids), dtype=numpy.int32)
-        _, count = compact_transform(len(ids), Functor(_SIDE, filename="<split>", op=op, ids=ids,
-                                                       threshold=float(threshold), near=near),
-                                     Functor(_WRITE, filename="<split write>", ids=ids, out=out))
-        parts.append(Frontier(frontier.num_vertices, ids=out[:count]))
-    return tuple(parts)
+def split_near_far(frontier, op, threshold, *, near, far):
+    """Appends each vertex of `frontier`'s current level to `near`'s next level
+    when its op(vertex) score is below `threshold` (a float, or a one-element
+    float64 array on the device), else to `far`'s; each at most once a level."""
+    if not hasattr(threshold, "dtype"):
+        threshold = numpy.float64(threshold)
+    transform(frontier.size, Functor(_SIDE, filename="<split>", op=op, frontier=frontier.view, near=near.view,
+                                     far=far.view, threshold=threshold))

@@ -33,6 +33,9 @@ template <class T> inline T __ldg(const T* address) { return *address; }
 
 namespace minigr {
 
+template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
+template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }
+
 template <class To, class From>
 inline To bit_cast(From from)
 {

@@ -25,7 +25,40 @@ __device__ __forceinline__ long long atomicCAS(long long* address, long long com
                                 (unsigned long long)value);
 }
 
+// Sets a CUDA graph's conditional handle; the driver resolves it when the module
+// loads (no header or device runtime library needed).
+typedef __device_builtin__ unsigned long long cudaGraphConditionalHandle;
+extern "C" __device__ __cudart_builtin__ void cudaGraphSetConditional(cudaGraphConditionalHandle handle,
+                                                                     unsigned int value);
+
 namespace minigr {
+
+// atomicAdd(counter, 1) for every calling lane of a warp with one atomic:
+// returns each lane's own slot, in lane order.
+__device__ __forceinline__ long long aggregated_increment(long long* counter)
+{
+    const unsigned lanes = __activemask();
+    const int lane = threadIdx.x & 31, leader = __ffs(lanes) - 1;
+    long long first = 0;
+    if (lane == leader) first = atomicAdd(counter, (long long)__popc(lanes));
+    first = __shfl_sync(lanes, first, leader);
+    return first + __popc(lanes & ((1u << lane) - 1));
+}
+
+// atomicAdd(counter, value) for every calling lane of a warp with one atomic;
+// values are summed as 32-bit, so keep them under 2^26.
+__device__ __forceinline__ void aggregated_add(long long* counter, unsigned value)
+{
+    const unsigned lanes = __activemask();
+    const unsigned sum = __reduce_add_sync(lanes, value);
+    if ((threadIdx.x & 31) == __ffs(lanes) - 1) atomicAdd(counter, (long long)sum);
+}
+
+// A decision's destination in a CUDA graph: the conditional node of `handle`.
+struct SetConditional {
+    unsigned long long handle;
+    __device__ void operator()(bool go) const { cudaGraphSetConditional(handle, go ? 1u : 0u); }
+};
 
 // Reinterprets the bits of one type as another of the same size.
 template <class To, class From>

@@ -23,7 +23,7 @@ template <class Op>
 struct HasAtomic<Op, decltype((void)&Op::atomic)> { static constexpr bool value = true; };
 
 template <class T, class Op>
-__device__ void atomic_combine(T* address, T value, Op& op)
+__device__ void atomic_combine(T* address, T value, const Op& op)
 {
     if constexpr (HasAtomic<Op>::value) {
         op.atomic(address, value);

@@ -1,10 +1,22 @@
-// The five transforms on the CPU: plain serial loops over the same functors.
+// The transforms on the CPU: plain serial loops over the same functors.
 namespace minigr {
 
-template <class F>
-void transform(long long n, F& f)
+template <class Size, class F>
+void transform(Size size, F& f)
 {
+    const long long n = value_of(size);
     for (long long i = 0; i < n; ++i) f(i);
+}
+
+template <class Size, class Bounds, class F>
+void segments(Size size, Bounds& bounds, F& f)
+{
+    const long long n = value_of(size);
+    for (long long s = 0; s < n; ++s) {
+        long long begin = 0, end = 0;
+        bounds(s, begin, end);
+        for (long long i = begin; i < end; ++i) f(i, s, i - begin);
+    }
 }
 
 template <class Count>
@@ -33,6 +45,13 @@ void lbs(const O* offsets, long long nseg, F& f)
 {
     for (long long s = 0; s < nseg; ++s)
         for (long long i = offsets[s]; i < (long long)offsets[s + 1]; ++i) f(i, s, i - (long long)offsets[s]);
+}
+
+// Serial execution: a plain combine is atomic.
+template <class T, class Op>
+void atomic_combine(T* address, T value, const Op& op)
+{
+    *address = op(*address, value);
 }
 
 template <class O, class T, class F, class Op>

@@ -1,34 +1,14 @@
-"""Push advance, load-balanced over edges: scan the frontier's out-degrees, then
-one lbs item per edge. Over all vertices (frontier=None) the row offsets serve as
-the scan."""
-import numpy
-
-from ...frontier import Frontier
+"""Push advance over every edge, load-balanced over edges by merge path over
+the graph's rows (its partition found once): out_idx is the edge's index."""
 from ...transforms import Functor, lbs_transform
-from ..edges import frontier_edges
-from ..filter import filter_frontier
+from .glue import HEADERS, captures, output_kind
 
-# One item per edge: the source is frontier[seg]; over all vertices it is seg
-# itself, and the item is the edge.
-_EDGE = """void operator()(long long idx, long long seg, long long rank) const {
-    SOURCE_AND_EDGE
-    int dst = col_indices[edge];
-    bool keep = op.cond(src, dst, edge, rank, idx, iteration);
-    if (keep) op.apply(src, dst, edge, rank, idx, iteration);
-    OUTPUT
+_EDGE = """__device__ void operator()(long long edge, long long src, long long rank) const {
+    minigr::visit_edge<%s>(*this, (int)src, edge, rank, edge);
 }"""
 
 
-def advance_lbs(graph, frontier, op, *, iteration, output, idempotent):
-    """Output in edge order; out_idx is the edge's position in that order."""
-    offsets, total, partition, captures, source_and_edge = frontier_edges(graph, frontier, "src")
-    captures.update(op=op, iteration=numpy.int32(iteration))
-    writes = "out[idx] = keep ? dst : -1;" if output else ""
-    if output:
-        captures["out"] = graph.xp.empty(total, dtype=numpy.int32)
-    lbs_transform(offsets, Functor(_EDGE.replace("SOURCE_AND_EDGE", source_and_edge).replace("OUTPUT", writes),
-                                   filename="<advance push>", **captures), total, partition)
-    if not output:
-        return None
-    raw = Frontier(graph.num_vertices, ids=captures["out"])
-    return filter_frontier(raw, uniquify=idempotent)
+def advance_all_edges(graph, op, out, iteration, unique):
+    edge = Functor(_EDGE % output_kind(out, unique), filename="<advance push>", headers=HEADERS,
+                   **captures(graph, op, out, iteration))
+    lbs_transform(graph.row_offsets, edge, graph.num_edges, graph.row_partition)

@@ -1,0 +1,61 @@
+// advance's glue: what one edge, or one pulled vertex, does. Self is the
+// operator's functor struct: members op (the user's cond/apply), row_offsets,
+// col_indices, iteration (an int, or the loop's counter on the device), and
+// for output `out`, a frontier view (frontier.h).
+namespace minigr {
+
+// Where an accepted destination goes: nowhere, the next level, or the next
+// level unless already there.
+struct NoOutput {
+    template <class Self>
+    __device__ static void add(const Self&, int) {}
+};
+struct Append {
+    template <class Self>
+    __device__ static void add(const Self& self, int v) { self.out.append(v, self.row_offsets[v + 1] - self.row_offsets[v]); }
+};
+struct AppendUnique {
+    template <class Self>
+    __device__ static void add(const Self& self, int v)
+    {
+        self.out.append_unique(v, self.row_offsets[v + 1] - self.row_offsets[v]);
+    }
+};
+
+// The out-edges of v, as a segment of edge ids.
+template <class Self>
+__device__ __forceinline__ void out_edges(const Self& self, int v, long long& begin, long long& end)
+{
+    begin = self.row_offsets[v];
+    end = self.row_offsets[v + 1];
+}
+
+// Push: cond on the edge src -> col_indices[edge], apply where it holds.
+template <class Output, class Self>
+__device__ __forceinline__ void visit_edge(const Self& self, int src, long long edge, long long rank, long long out_idx)
+{
+    const int dst = self.col_indices[edge], iteration = value_of(self.iteration);
+    if (!self.op.cond(src, dst, edge, rank, out_idx, iteration)) return;
+    self.op.apply(src, dst, edge, rank, out_idx, iteration);
+    Output::add(self, dst);
+}
+
+// Pull: a wanted dst looks through its in-edges (in_offsets, in_sources) and
+// stops at the first whose cond holds.
+template <class Output, class Self>
+__device__ __forceinline__ void pull_vertex(const Self& self, int dst)
+{
+    if (!self.wanted(dst)) return;
+    const int iteration = value_of(self.iteration);
+    const long long first = self.in_offsets[dst], last = self.in_offsets[dst + 1];
+    for (long long edge = first; edge < last; ++edge) {
+        const int src = self.in_sources[edge];
+        if (self.op.cond(src, dst, edge, edge - first, dst, iteration)) {
+            self.op.apply(src, dst, edge, edge - first, dst, iteration);
+            Output::add(self, dst);
+            return;
+        }
+    }
+}
+
+}  // namespace minigr

@@ -1,0 +1,40 @@
+// neighbor_reduce's glue. Self is the operator's functor struct: members op
+// (value of an edge: op(vertex, neighbor, edge)), combine (the reduction),
+// identity, out, row_offsets, col_indices, and n or a frontier view.
+namespace minigr {
+
+// GROUP consecutive threads take vertex i / GROUP of all n: their loads of its
+// edges coalesce, and a shuffle combines their partial results.
+template <int GROUP, class T, class Self>
+__device__ __forceinline__ void reduce_group(const Self& self, long long i)
+{
+    const long long v = i / GROUP;
+    const int lane = (int)(i % GROUP);
+    T acc = self.identity;
+    if (v < self.n) {
+        for (long long edge = self.row_offsets[v] + lane; edge < self.row_offsets[v + 1]; edge += GROUP)
+            acc = self.combine(acc, (T)self.op((int)v, self.col_indices[edge], edge));
+    }
+    if constexpr (GROUP > 1) {
+        for (int d = GROUP / 2; d > 0; d >>= 1) acc = self.combine(acc, __shfl_xor_sync(0xffffffffu, acc, d, GROUP));
+    }
+    if (v < self.n && lane == 0) self.out[v] = acc;
+}
+
+// The value of edge `edge` of vertex `seg`, for a segmented reduction over rows.
+template <class T, class Self>
+__device__ __forceinline__ T edge_value(const Self& self, long long edge, long long seg)
+{
+    return (T)self.op((int)seg, self.col_indices[edge], edge);
+}
+
+// Over a frontier: the value of an edge of the level's seg-th vertex v,
+// combined atomically into out[v] (which holds the identity beforehand).
+template <class T, class Self>
+__device__ __forceinline__ void combine_edge(const Self& self, long long edge, long long seg)
+{
+    const int v = self.frontier.vertex(seg);
+    atomic_combine(&self.out[v], (T)self.op(v, self.col_indices[edge], edge), self.combine);
+}
+
+}  // namespace minigr

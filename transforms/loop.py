@@ -1,0 +1,202 @@
+"""Loops over transforms whose iterations need no host round trip: on the GPU,
+a CUDA graph whose conditional WHILE node runs the body until a functor on
+the device says stop, with IF/ELSE nodes for the body's branches; the same
+body also runs driven by the host (the CPU backend always, the GPU when asked),
+reading one flag per decision."""
+import numpy
+
+from .api import _count
+from .backend import array_module
+from .errors import DeviceError, MinigrError
+from .functor import Functor
+from .launch import current_gpu, launch
+from .lookback import await_cell, host_cell
+
+# The step after every body run: the user's condition, then the iteration
+# count and its limit. state = [iteration, 1 once the limit stopped the loop, limit].
+_STEP = """bool operator()() const {
+    if (!condition()) return false;
+    if (state[0] + 1 >= state[2]) { state[1] = 1; return false; }
+    ++state[0];
+    return true;
+}"""
+_WHERE = ("device", "host")
+
+
+class Loop:
+    """Runs body() again and again until condition() (a Functor with a
+    `bool operator()() const`, run by one thread after each body) is false, or
+    a run's max_iterations bodies ran. body issues transforms, and may branch with
+    `loop.branch`; `loop.iteration` (an int32 device array of one element)
+    holds the running body's iteration number for functors to read. The body
+    must issue the same launches whatever the data: on the GPU it is captured
+    once, so it may not allocate, free or wait, and its buffers must outlive
+    the Loop."""
+
+    def __init__(self, name, device, body, condition):
+        self.name, self.device, self.body = name, device, body
+        self.state = array_module(device).zeros(3, dtype=numpy.int32)
+        self.iteration = self.state[0:1]
+        self.step = Functor(_STEP, filename=f"<{name} loop step>", condition=condition, state=self.state)
+        self._graph = None  # the CUDA graph, captured on the first device run
+        self._capture = None  # while capturing: the _CaptureStack
+
+    def run(self, where, max_iterations):
+        """Runs the loop (queued on the current stream, as for a transform), at
+        most max_iterations (>= 1) bodies: where="device" keeps it on the GPU,
+        "host" decides each iteration on the host. The CPU backend always loops
+        on the host."""
+        if where not in _WHERE:
+            raise MinigrError(f"loop must be one of {_WHERE}, got {where!r}")
+        if not 1 <= _count(max_iterations, "max_iterations") < 2**31:
+            raise MinigrError(f"max_iterations must lie in [1, 2^31), got {max_iterations}")
+        self.state[0:2] = 0
+        self.state[2] = max_iterations
+        if self.device == "gpu" and where == "device":
+            if self._graph is None:
+                self._graph = _CudaGraphLoop(self)
+            self._graph.launch()
+            return
+        while True:
+            self.body()
+            if not self._decide_waiting(self.step):
+                return
+
+    def wait_iterations(self):
+        """(bodies run, whether the limit stopped the loop): waits for the loop."""
+        iteration, exhausted, _ = (int(x) for x in self.state.tolist())
+        return iteration + 1, bool(exhausted)
+
+    def branch(self, condition, if_true, if_false=None):
+        """Inside the body: runs if_true() when condition() holds, else if_false()
+        (when given), decided on the device in a device run."""
+        if self._capture is not None:
+            self._capture.branch(condition, if_true, if_false)
+        elif self._decide_waiting(condition):
+            if_true()
+        elif if_false is not None:
+            if_false()
+
+    def _decide_waiting(self, condition):
+        """condition(), evaluated on the device and read back: waits for it."""
+        cell, flag = host_cell(self.device)
+        launch(self.device, [("long long*", "flag")], [cell], [condition],
+               {"gpu": "minigr::StoreFlag signal{flag}; minigr::decide(f0, signal)",
+                "cpu": "minigr::StoreFlag signal{flag}; minigr::decide(f0, signal)"}, 1, 1)
+        if self.device == "gpu":
+            import cupy
+            await_cell(flag, cupy.cuda.get_current_stream())
+        return bool(flag[0])
+
+
+def _check(result, what):
+    """The values of a cuda.bindings call, or a DeviceError naming the call."""
+    err, *values = result if isinstance(result, tuple) else (result,)
+    if int(err) != 0:
+        raise DeviceError(f"{what} failed: {err!r}; the GPU driver must support CUDA graph conditional "
+                          "nodes (CUDA 12.8 or newer)")
+    return values[0] if len(values) == 1 else values
+
+
+def _set_conditional(device, condition, handle):
+    """Launches the one-thread kernel that sets a conditional node's handle."""
+    launch(device, [("unsigned long long", "handle")], [numpy.uint64(int(handle))], [condition],
+           {"gpu": "minigr::SetConditional signal{handle}; minigr::decide(f0, signal)", "cpu": None}, 1, 1)
+
+
+class _CudaGraphLoop:
+    """A Loop captured once into a CUDA graph: a WHILE node (its handle set
+    to 1 at each launch, so the body runs at least once) whose body is the
+    Loop's body followed by its step, which sets the handle."""
+
+    def __init__(self, loop):
+        from cuda.bindings import runtime as rt
+        self.rt = rt
+        _check(rt.cudaSetDevice(current_gpu()), "cudaSetDevice")
+        self.graph = _check(rt.cudaGraphCreate(0), "cudaGraphCreate")
+        self.exec = None
+        try:
+            flags = int(rt.cudaGraphConditionalHandleFlags.cudaGraphCondAssignDefault)
+            handle = _check(rt.cudaGraphConditionalHandleCreate(self.graph, 1, flags), "cudaGraphConditionalHandleCreate")
+            _, (body,) = _add_conditional(rt, self.graph, [], handle, rt.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile, 1)
+            stack = _CaptureStack(rt, self.graph, loop.device)
+            loop._capture = stack
+            try:
+                stack.capture(body, lambda: (loop.body(), _set_conditional(loop.device, loop.step, handle)))
+            finally:
+                loop._capture = None
+            self.exec = _check(rt.cudaGraphInstantiate(self.graph, 0), "cudaGraphInstantiate")
+        except BaseException:
+            self.close()
+            raise
+
+    def launch(self):
+        import cupy
+        _check(self.rt.cudaGraphLaunch(self.exec, cupy.cuda.get_current_stream().ptr), "cudaGraphLaunch")
+
+    def close(self):
+        if self.exec is not None:
+            self.rt.cudaGraphExecDestroy(self.exec)
+            self.exec = None
+        if self.graph is not None:
+            self.rt.cudaGraphDestroy(self.graph)
+            self.graph = None
+
+    def __del__(self):
+        self.close()
+
+
+def _add_conditional(rt, graph, dependencies, handle, kind, size):
+    """(node, body graphs) of a conditional node added to `graph` after `dependencies`."""
+    params = rt.cudaGraphNodeParams()
+    params.type = rt.cudaGraphNodeType.cudaGraphNodeTypeConditional
+    params.conditional.handle = handle
+    params.conditional.type = kind
+    params.conditional.size = size
+    node = _check(rt.cudaGraphAddNode(graph, dependencies or None, None, len(dependencies), params),
+                  "cudaGraphAddNode(conditional)")
+    return node, [params.conditional.phGraph_out[i] for i in range(size)]
+
+
+class _CaptureStack:
+    """Captures launches into body graphs of one CUDA graph: each body on a
+    stream of its own, nested as the body's branches nest."""
+
+    def __init__(self, rt, graph, device):
+        self.rt, self.graph, self.device = rt, graph, device
+        self.streams = []  # the capturing streams, innermost last
+
+    def capture(self, body_graph, fn):
+        """Runs fn() with the launches it queues captured into body_graph."""
+        import cupy
+        rt = self.rt
+        stream = cupy.cuda.Stream(non_blocking=True)
+        mode = rt.cudaStreamCaptureMode.cudaStreamCaptureModeRelaxed
+        _check(rt.cudaStreamBeginCaptureToGraph(stream.ptr, body_graph, None, None, 0, mode),
+               "cudaStreamBeginCaptureToGraph")
+        self.streams.append(stream)
+        try:
+            with stream:
+                fn()
+        finally:
+            self.streams.pop()
+            _check(rt.cudaStreamEndCapture(stream.ptr), "cudaStreamEndCapture")
+
+    def branch(self, condition, if_true, if_false):
+        """An IF (or IF/ELSE) node in the innermost body, its handle set by condition()."""
+        rt = self.rt
+        handle = _check(rt.cudaGraphConditionalHandleCreate(self.graph, 0, 0), "cudaGraphConditionalHandleCreate")
+        _set_conditional(self.device, condition, handle)
+        stream = self.streams[-1].ptr
+        info = _check(rt.cudaStreamGetCaptureInfo(stream), "cudaStreamGetCaptureInfo")
+        capturing_graph, dependencies = info[2], list(info[3] or [])
+        size = 1 if if_false is None else 2
+        node, bodies = _add_conditional(rt, capturing_graph, dependencies, handle,
+                                        rt.cudaGraphConditionalNodeType.cudaGraphCondTypeIf, size)
+        flags = int(rt.cudaStreamUpdateCaptureDependenciesFlags.cudaStreamSetCaptureDependencies)
+        _check(rt.cudaStreamUpdateCaptureDependencies(stream, [node], None, 1, flags),
+               "cudaStreamUpdateCaptureDependencies")
+        self.capture(bodies[0], if_true)
+        if if_false is not None:
+            self.capture(bodies[1], if_false)
+
