@@ -1,8 +1,10 @@
-"""Reachability in hops, written with the operators and a CUDA C functor plugin:
-runs on the GPU when there is one, else on the CPU (same functor source)."""
+"""Reachability in hops, written with the operators, a CUDA C functor plugin
+and a loop that stays on the GPU (a CUDA graph; the CPU runs the same body in
+a host loop): runs on the GPU when there is one, else on the CPU."""
 import numpy
 
 import minigr
+from minigr.enactor import Loop
 from minigr.frontier import Frontier
 from minigr.operators import advance
 from minigr.transforms import Functor
@@ -19,8 +21,10 @@ bool cond(int src, int dst, long long edge, long long rank, long long out_idx, i
 void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
 """, hops=hops)
 
-frontier, level = Frontier.from_ids([source], graph.num_vertices, graph.device), 0
-while len(frontier):
-    frontier = advance(graph, frontier, visit, iteration=level)
-    level += 1
-print(f"{graph}: {int((hops >= 0).sum())} vertices reached from {source} in {level - 1} hops")
+frontier = Frontier.from_ids(source, graph.num_vertices, graph.device)
+# Each level appends the next after it; the loop stops when a level is empty.
+loop = Loop("reach", graph.device, lambda: advance(graph, frontier, visit, out=frontier, iteration=loop.iteration),
+            frontier.not_empty())
+loop.run("device", max_iterations=graph.num_vertices)
+levels, _ = loop.wait_iterations()
+print(f"{graph}: {int((hops >= 0).sum())} vertices reached from {source} in {levels - 1} hops")

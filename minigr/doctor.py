@@ -2,8 +2,8 @@
 GPU kernel compiles (for the present GPU, or sm_90 without one)."""
 import numpy
 
-from .transforms import (Functor, compact_transform, lbs_transform, scan_transform, segreduce_transform,
-                         transform)
+from .transforms import (DeviceCount, Functor, compact_transform, lbs_transform, scan_transform, segment_transform,
+                         segreduce_transform, transform)
 from .transforms import compiler
 from .transforms.backend import gpu_unavailable_reason
 from .transforms.errors import MinigrError
@@ -15,7 +15,11 @@ DEFAULT_ARCH = "90"
 def transform_samples():
     """Each transform once on tiny CPU inputs, with int32 and int64 offsets."""
     deg = numpy.array([2, 0, 3], numpy.int32)
-    transform(3, Functor("void operator()(long long i) const { d[i] += 1; }", d=deg))
+    increment = Functor("void operator()(long long i) const { d[i] += 1; }", d=deg)
+    transform(3, increment)
+    transform(DeviceCount(numpy.array([3]), 3), increment)
+    segment_transform(3, Functor("void operator()(long long s, long long& b, long long& e) const { b = 0; e = d[s]; }",
+                                 d=deg), Functor("void operator()(long long i, long long s, long long r) const {}"))
     offsets, total = scan_transform(3, Functor("long long operator()(long long i) const { return d[i]; }", d=deg))
     compact_transform(3, Functor("bool operator()(long long i) const { return d[i] > 1; }", d=deg))
     out = numpy.zeros(total)
@@ -38,22 +42,22 @@ def operator_samples():
                       "{ return d % 2; }\nvoid apply(int s, int d, long long e, long long r, long long o, int it) "
                       "const {}")
     frontier = Frontier.from_ids([0, 1, 2], n, "cpu")
-    for output in (True, False):
-        advance(graph, None, edge_op, output=output)
-        for strategy in ("lbs", "thread_mapped"):
-            for idempotent in (False, True):
-                advance(graph, frontier, edge_op, output=output, idempotent=idempotent, strategy=strategy)
-    advance_pull(graph, Frontier.all_vertices(n, "cpu"), frontier, edge_op)
-    filter_frontier(frontier, Functor("bool cond(int v, int it) const { return v > 0; }"))
+    out = Frontier(n, "cpu", capacity=graph.num_edges)
+    for output in (None, out):
+        for unique in (False, True):
+            advance(graph, None, edge_op, out=output, unique=unique)
+            advance(graph, frontier, edge_op, out=output, unique=unique, iteration=numpy.zeros(1, numpy.int32))
+    advance_pull(graph, edge_op, Functor("bool operator()(int v) const { return v > 2; }"), out=out)
+    keep = Functor("bool cond(int v, int it) const { return v > 0; }")
+    for unique in (False, True):
+        filter_frontier(frontier, keep, out=out, unique=unique)
     vertex_value = Functor("double operator()(int v, int u, long long e) const { return u; }")
     for direction in ("out", "in"):
         for strategy in ("lbs", "thread_mapped"):
             neighbor_reduce(graph, vertex_value, direction=direction, strategy=strategy)
-            neighbor_reduce(graph, vertex_value, frontier=frontier, direction=direction, reduce="max",
-                            strategy=strategy)
+        neighbor_reduce(graph, vertex_value, frontier=frontier, direction=direction, reduce="max")
     compute(graph, frontier, Functor("void operator()(int v, int it) const {}"))
-    split_near_far(frontier, Functor("double operator()(int v) const { return v; }"), 1.0)
-    frontier.to_dense().to_sparse()
+    split_near_far(frontier, Functor("double operator()(int v) const { return v; }"), 1.0, near=out, far=out)
 
 
 def primitive_samples():
@@ -71,7 +75,8 @@ def primitive_samples():
             bfs(graph, source, idempotent=idempotent)
         for delta in (None, 16.0):
             sssp(graph, source, delta=delta)
-        pagerank(graph)
+        for weighted in (False, True):
+            pagerank(graph, weighted=weighted)
         color(graph)
 
 

@@ -75,3 +75,5 @@ def problem(graph, key, make):
     if found is None:
         found = graph.problems[key] = make()
     return found
+
+__all__ = ["LOOPS", "Loop", "Problem", "Result", "Timer", "check_loop", "problem"]

@@ -91,8 +91,8 @@ ROWS = [
 
 def test_format_table_aligns_and_marks_missing_values_and_errors():
     lines = report.format_table(ROWS, report.PRIMITIVE_COLUMNS).splitlines()
-    assert lines[0].split() == ["primitive", "system", "ms", "MTEPS", "iters", "peak", "level", "MTEPS", "minigr",
-                                "speedup", "check"]
+    assert lines[0].split() == ["primitive", "system", "ms", "MTEPS", "iters", "us/iter", "first", "call", "ms",
+                                "loop", "build", "ms", "peak", "level", "MTEPS", "minigr", "speedup", "check"]
     assert len(lines) == 5
     assert "1.235" in lines[1] and "1000" in lines[1] and lines[1].endswith("ok vs SciPy")
     assert "9.7x" in lines[2]
@@ -141,8 +141,8 @@ def test_plots_are_written(tmp_path):
 
 def test_measure_drops_the_warmup_and_takes_the_median():
     times = iter([100.0, 3.0, 1.0, 2.0])
-    values, ms, iterations = primitives.measure(lambda: ("v", next(times), 7), runs=3, warmup=1)
-    assert (values, ms, iterations) == ("v", 2.0, 7)
+    values, ms, iterations, first_ms = primitives.measure(lambda: ("v", next(times), 7), runs=3, warmup=1)
+    assert (values, ms, iterations) == ("v", 2.0, 7) and first_ms >= 0
 
 
 def test_validate_against_the_reference_or_else_minigr():

@@ -26,24 +26,24 @@ def private_cache(tmp_path, monkeypatch):
 def test_every_transform_compiles_with_nvrtc(arch):
     with launch.compile_check(arch) as compiled:
         transform_samples()
-    # transform, scan, compact, and per offset type: lbs and its partition, then segreduce:
-    # 3 ops on doubles and a sum on floats, and a partition for each value width
-    assert len(compiled) == 19
+    # transform over a host and a device count, segment_transform, scan, compact, and per offset
+    # type: lbs and its partition, then segreduce: 3 ops on doubles and a sum on floats, and a
+    # partition for each value width
+    assert len(compiled) == 21
     assert all("__global__" in source for source in compiled)
 
 
 @pytest.mark.parametrize("group", [2, 32])
 def test_thread_groups_compile_with_nvrtc(group):
     """neighbor_reduce's thread groups (GPU only: the CPU runs one thread per vertex)."""
-    from minigr.operators.neighbor_reduce import thread_mapped_source
+    from minigr.operators.neighbor_reduce import _GROUP, HEADERS
     from minigr.transforms import codegen
     from minigr.transforms.api import reduction
     combine, identity = reduction("sum", None, numpy.float32)
     x, offsets = numpy.zeros(4, numpy.float32), numpy.zeros(5, numpy.int64)
     op = Functor("float operator()(int v, int u, long long edge) const { return x[u]; }", x=x)
-    functor = Functor(thread_mapped_source("float", "frontier[k]", group), op=op, combine=combine, identity=identity,
-                      out=x, row_offsets=offsets, col_indices=numpy.zeros(1, numpy.int32), n=numpy.int64(4),
-                      frontier=numpy.zeros(4, numpy.int32))
+    functor = Functor(_GROUP % (group, "float"), headers=HEADERS, op=op, combine=combine, identity=identity,
+                      out=x, row_offsets=offsets, col_indices=numpy.zeros(1, numpy.int32), n=numpy.int64(4))
     source = codegen.kernel_source("gpu", [("long long", "n")], [functor], "minigr::transform(n, f0)", 256)
     assert "__shfl_xor_sync" in source
     compiler.compile_cuda(source, "90", "thread groups")
@@ -74,7 +74,7 @@ def test_disk_cache_serves_a_second_process(private_cache):
     first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
     second = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
     assert first.returncode == 0, first.stderr
-    assert int(first.stdout) == 32  # 19 GPU + 13 CPU kernels compiled (partitions are GPU-only)
+    assert int(first.stdout) == 36  # 21 GPU + 15 CPU kernels compiled (partitions are GPU-only)
     assert second.returncode == 0, second.stderr
     assert int(second.stdout) == 0
 

@@ -49,16 +49,25 @@ def record_op(graph):
     return Functor(RECORD, col_indices=graph.col_indices, **arrays), arrays
 
 
-@pytest.mark.parametrize("use_frontier, strategy", [(True, "lbs"), (True, "thread_mapped"), (True, None),
-                                                     (False, "lbs")])
+def next_level_ids(frontier):
+    """The vertices appended to `frontier`'s next level, sorted (makes it current)."""
+    frontier.next_level()
+    return numpy.sort(to_host(frontier.wait_ids()))
+
+
+@pytest.mark.parametrize("use_frontier", [True, False])
 @pytest.mark.parametrize("output", [True, False])
-def test_advance_push(graph, use_frontier, strategy, output):
+@pytest.mark.parametrize("device_iteration", [True, False])
+def test_advance_push(graph, use_frontier, output, device_iteration):
     rng = numpy.random.default_rng(1)
     offsets, cols = csr(graph)
-    ids = random_frontier(graph, rng) if use_frontier else numpy.arange(graph.num_vertices, dtype=numpy.int32)
-    frontier = Frontier.from_ids(ids, graph.num_vertices, graph.device) if use_frontier else None
+    n = graph.num_vertices
+    ids = random_frontier(graph, rng) if use_frontier else numpy.arange(n, dtype=numpy.int32)
+    frontier = Frontier.from_ids(ids, n, graph.device) if use_frontier else None
+    out = Frontier(n, graph.device, capacity=max(graph.num_edges, 1)) if output else None
     op, arrays = record_op(graph)
-    result = advance(graph, frontier, op, iteration=7, output=output, strategy=strategy)
+    iteration = graph.xp.full(1, 7, numpy.int32) if device_iteration else 7
+    advance(graph, frontier, op, out=out, iteration=iteration)
     edges = numpy.concatenate([numpy.arange(offsets[v], offsets[v + 1]) for v in ids] + [numpy.zeros(0, int)])
     sources = numpy.concatenate([numpy.full(offsets[v + 1] - offsets[v], v) for v in ids] + [numpy.zeros(0, int)])
     expected_calls = numpy.bincount(edges, minlength=graph.num_edges)
@@ -68,28 +77,44 @@ def test_advance_push(graph, use_frontier, strategy, output):
     numpy.testing.assert_array_equal(to_host(arrays["edge_src"])[kept], sources[cols[edges] % 3 != 0])
     numpy.testing.assert_array_equal(to_host(arrays["edge_rank"])[kept],
                                      kept - offsets[sources[cols[edges] % 3 != 0]])
-    if output and strategy == "lbs":
-        numpy.testing.assert_array_equal(to_host(result.ids), cols[kept])  # in edge order
-    elif output:
-        numpy.testing.assert_array_equal(numpy.sort(to_host(result.ids)), numpy.sort(cols[kept]))
-    else:
-        assert result is None
+    if output:
+        numpy.testing.assert_array_equal(next_level_ids(out), numpy.sort(cols[kept]))
+        assert int(out.bounds[4]) == (offsets[cols[kept] + 1] - offsets[cols[kept]]).sum()  # the level's edges
 
 
-@pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
-def test_advance_idempotent_uniquifies(graph, strategy):
+@pytest.mark.parametrize("use_frontier", [True, False])
+def test_advance_unique_appends_once(graph, use_frontier):
     op = Functor("""
     bool cond(int s, int d, long long e, long long r, long long o, int it) const { return true; }
     void apply(int s, int d, long long e, long long r, long long o, int it) const {}""")
-    out = advance(graph, Frontier.all_vertices(graph.num_vertices, graph.device), op, idempotent=True,
-                  strategy=strategy)
-    _, cols = csr(graph)
-    assert sorted(to_host(out.ids).tolist()) == sorted(set(cols.tolist()))
+    n = graph.num_vertices
+    frontier = Frontier.from_ids(numpy.arange(n), n, graph.device) if use_frontier else None
+    out = Frontier(n, graph.device)
+    for _ in range(2):  # a second level gets every vertex again
+        advance(graph, frontier, op, out=out, unique=True)
+        _, cols = csr(graph)
+        numpy.testing.assert_array_equal(next_level_ids(out), numpy.unique(cols))
+
+
+def test_advance_appends_to_its_own_frontier(graph):
+    """A level read while the next is appended after it in the same ring, over many levels."""
+    n = graph.num_vertices
+    op = Functor("""
+    bool cond(int s, int d, long long e, long long r, long long o, int it) const { return true; }
+    void apply(int s, int d, long long e, long long r, long long o, int it) const {}""")
+    frontier = Frontier.from_ids([0], n, graph.device)
+    matrix = graph.to_scipy()
+    level = numpy.array([0])
+    for _ in range(6):
+        advance(graph, frontier, op, out=frontier, unique=True)
+        level = numpy.unique(matrix[level].indices)
+        numpy.testing.assert_array_equal(next_level_ids(frontier), level)
+    frontier.check_waiting()
 
 
 PULL = """
 bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return src % 2 == 0;
+    return active[src] && src % 2 == 0;
 }
 void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
     parent[dst] = src;
@@ -100,55 +125,48 @@ void apply(int src, int dst, long long edge, long long rank, long long out_idx, 
 def test_advance_pull(graph):
     rng = numpy.random.default_rng(2)
     n = graph.num_vertices
-    active = random_frontier(graph, rng, 0.4)
-    unvisited = numpy.setdiff1d(numpy.arange(n), active).astype(numpy.int32)
+    active = numpy.zeros(n, bool)
+    active[random_frontier(graph, rng, 0.4)] = True
     xp = graph.xp
     parent, parent_edge = xp.full(n, -1, numpy.int32), xp.full(n, -1, numpy.int32)
-    found = advance_pull(graph, Frontier.from_ids(unvisited, n, graph.device),
-                         Frontier.from_ids(active, n, graph.device).to_dense(),
-                         Functor(PULL, parent=parent, parent_edge=parent_edge))
+    out = Frontier(n, graph.device)
+    wanted = Functor("bool operator()(int v) const { return !active[v]; }", active=xp.asarray(active))
+    advance_pull(graph, Functor(PULL, active=xp.asarray(active), parent=parent, parent_edge=parent_edge), wanted,
+                 out=out)
     reverse = graph.reverse()
     in_offsets, in_sources = to_host(reverse.row_offsets), to_host(reverse.col_indices)
-    is_active = numpy.zeros(n, bool)
-    is_active[active] = True
     expected_parent = numpy.full(n, -1)
-    for v in unvisited:  # the first in-neighbour that is active and even
+    for v in numpy.flatnonzero(~active):  # the first in-neighbour that is active and even
         for e in range(in_offsets[v], in_offsets[v + 1]):
             u = in_sources[e]
-            if is_active[u] and u % 2 == 0:
+            if active[u] and u % 2 == 0:
                 expected_parent[v] = u
                 break
     numpy.testing.assert_array_equal(to_host(parent), expected_parent)
-    numpy.testing.assert_array_equal(to_host(found.ids), unvisited[expected_parent[unvisited] >= 0])
+    numpy.testing.assert_array_equal(next_level_ids(out), numpy.flatnonzero(expected_parent >= 0))
     edges = to_host(parent_edge)[expected_parent >= 0]
     numpy.testing.assert_array_equal(in_sources[edges], expected_parent[expected_parent >= 0])
 
 
-def test_advance_strategy_choice(graph):
-    op = Functor("bool cond(int s, int d, long long e, long long r, long long o, int it) const { return true; }\n"
-                 "void apply(int s, int d, long long e, long long r, long long o, int it) const {}")
-    with pytest.raises(ValueError, match="strategy must be one of"):
-        advance(graph, None, op, strategy="thread_mapped")
-    with pytest.raises(ValueError, match="strategy must be one of"):
-        advance(graph, Frontier.empty(graph.num_vertices, graph.device), op, strategy="warp")
-
-
-def test_filter(graph):
+@pytest.mark.parametrize("unique", [True, False])
+def test_filter(graph, unique):
     rng = numpy.random.default_rng(3)
     n = graph.num_vertices
-    ids = rng.integers(-1, max(n, 1), size=3 * n).astype(numpy.int32)  # with invalid -1 entries and duplicates
-    frontier = Frontier(n, ids=graph.xp.asarray(ids))
+    ids = numpy.unique(rng.integers(0, max(n, 1), size=n)).astype(numpy.int32)
+    frontier = Frontier.from_ids(ids, n, graph.device)
     odd = Functor("bool cond(int v, int iteration) const { return v % 2 == iteration; }")
-    numpy.testing.assert_array_equal(to_host(filter_frontier(frontier, odd, iteration=1).ids),
-                                     ids[(ids >= 0) & (ids % 2 == 1)])
-    unique = to_host(filter_frontier(frontier, uniquify=True).ids)
-    assert sorted(unique.tolist()) == sorted(set(ids[ids >= 0].tolist()))
+    filter_frontier(frontier, odd, out=frontier, iteration=1, unique=unique)
+    filter_frontier(frontier, odd, out=frontier, iteration=1, unique=unique)  # each vertex twice, unless unique
+    expected = ids[ids % 2 == 1]
+    expected = expected if unique else numpy.sort(numpy.concatenate([expected, expected]))
+    numpy.testing.assert_array_equal(next_level_ids(frontier), expected)
+    filter_frontier(frontier, out=frontier, unique=True)  # keeps every vertex, once
+    numpy.testing.assert_array_equal(next_level_ids(frontier), ids[ids % 2 == 1])
 
 
 @pytest.mark.parametrize("direction", ["out", "in"])
 @pytest.mark.parametrize("reduce", ["sum", "min", "max"])
-@pytest.mark.parametrize("use_frontier", [True, False])
-@pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
+@pytest.mark.parametrize("use_frontier, strategy", [(True, None), (False, "lbs"), (False, "thread_mapped")])
 def test_neighbor_reduce(graph, direction, reduce, use_frontier, strategy):
     rng = numpy.random.default_rng(4)
     n = graph.num_vertices
@@ -157,35 +175,40 @@ def test_neighbor_reduce(graph, direction, reduce, use_frontier, strategy):
                  value=graph.xp.asarray(value))
     ids = random_frontier(graph, rng, 0.5) if use_frontier else numpy.arange(n, dtype=numpy.int32)
     frontier = Frontier.from_ids(ids, n, graph.device) if use_frontier else None
-    got = to_host(neighbor_reduce(graph, op, frontier=frontier, direction=direction, reduce=reduce,
-                                  dtype=numpy.int64, strategy=strategy))
+    poison = numpy.iinfo(numpy.int64).min + 12345  # left where the frontier has no vertex
+    out = graph.xp.full(n, poison, numpy.int64)
+    got = to_host(neighbor_reduce(graph, op, frontier=frontier, out=out, direction=direction, reduce=reduce,
+                                  strategy=strategy))
     matrix = graph.to_scipy() if direction == "out" else graph.to_scipy().T.tocsr()
     identity = {"sum": 0, "min": numpy.iinfo(numpy.int64).max, "max": numpy.iinfo(numpy.int64).min}[reduce]
-    expected = []
+    expected = numpy.full(n, poison, numpy.int64)
     for v in ids:
         neighbours = matrix.indices[matrix.indptr[v]:matrix.indptr[v + 1]]
         values = value[neighbours] * 1000 + v
-        expected.append({"sum": values.sum(), "min": values.min(initial=identity),
-                         "max": values.max(initial=identity)}[reduce] if len(values) else identity)
-    numpy.testing.assert_array_equal(got, numpy.array(expected, dtype=numpy.int64))
+        expected[v] = {"sum": values.sum(), "min": values.min(initial=identity),
+                       "max": values.max(initial=identity)}[reduce] if len(values) else identity
+    numpy.testing.assert_array_equal(got, expected)
 
 
 @pytest.mark.parametrize("mean_degree", [1, 3, 6, 12, 24, 48, 100])
 def test_neighbor_reduce_thread_groups(device, mean_degree):
-    """thread_mapped with every group size the mean degree can pick (1 to 32 threads per vertex)."""
+    """thread_mapped with every group size the mean degree can pick (1 to 32
+    threads per vertex); over a frontier, with every expansion (thread, warp, block)."""
     from minigr import Graph
     rng = numpy.random.default_rng(mean_degree)
     n = 203
     src, dst = rng.integers(0, n, size=(2, n * mean_degree))
+    src[:300 * mean_degree // 10] = 7  # vertex 7 has hundreds of edges: a block walks them
     graph = Graph.from_edges(src, dst, num_vertices=n, directed=True, device=device)
     value = rng.integers(-100, 100, size=n).astype(numpy.int64)
     op = Functor("long long operator()(int v, int u, long long edge) const { return value[u] * 1000 + v; }",
                  value=graph.xp.asarray(value))
     ids = random_frontier(graph, rng, 0.7)
     for frontier, vertices in ((None, numpy.arange(n)), (Frontier.from_ids(ids, n, device), ids)):
-        got = to_host(neighbor_reduce(graph, op, frontier=frontier, dtype=numpy.int64, strategy="thread_mapped"))
+        got = to_host(neighbor_reduce(graph, op, frontier=frontier, dtype=numpy.int64,
+                                      strategy="thread_mapped" if frontier is None else None))
         expected = [sum(value[dst[src == v]] * 1000 + v) for v in vertices]
-        numpy.testing.assert_array_equal(got, numpy.array(expected, dtype=numpy.int64))
+        numpy.testing.assert_array_equal(got[vertices], numpy.array(expected, dtype=numpy.int64))
 
 
 @pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
@@ -213,24 +236,39 @@ def test_split_near_far(graph):
     n = graph.num_vertices
     score = rng.random(n)
     ids = random_frontier(graph, rng, 0.6)
-    near, far = split_near_far(Frontier.from_ids(ids, n, graph.device),
-                               Functor("double operator()(int v) const { return score[v]; }",
-                                       score=graph.xp.asarray(score)), 0.3)
-    numpy.testing.assert_array_equal(to_host(near.ids), ids[score[ids] < 0.3])
-    numpy.testing.assert_array_equal(to_host(far.ids), ids[score[ids] >= 0.3])
+    near, far = Frontier(n, graph.device), Frontier(n, graph.device)
+    score_op = Functor("double operator()(int v) const { return score[v]; }", score=graph.xp.asarray(score))
+    split_near_far(Frontier.from_ids(ids, n, graph.device), score_op, 0.3, near=near, far=far)
+    numpy.testing.assert_array_equal(next_level_ids(near), numpy.sort(ids[score[ids] < 0.3]))
+    numpy.testing.assert_array_equal(next_level_ids(far), numpy.sort(ids[score[ids] >= 0.3]))
 
 
-def test_frontier_conversions(device):
-    from minigr.transforms import array_module
+def test_frontier_levels(device):
+    """Levels read in ring order across the ring's end; sizes stay on the device."""
     rng = numpy.random.default_rng(6)
-    for n in [1, 31, 32, 33, 1000, 100_003]:
-        ids = numpy.unique(rng.integers(0, n, size=n // 3 + 1)).astype(numpy.int32)
-        rng.shuffle(ids)
-        dense = Frontier.from_ids(ids, n, device).to_dense()
-        assert dense.is_dense and len(dense) == len(ids)
-        numpy.testing.assert_array_equal(to_host(dense.to_sparse().ids), numpy.sort(ids))
-        bits = numpy.unpackbits(to_host(dense.bitmap).view(numpy.uint8), bitorder="little")[:n]
-        numpy.testing.assert_array_equal(numpy.flatnonzero(bits), numpy.sort(ids))
+    n = 100
+    frontier = Frontier(n, device, capacity=7)
+    keep_all = Functor("bool cond(int v, int iteration) const { return true; }")
+    for size in (3, 0, 2, 1, 3, 2):  # a level and its copy fit in 7
+        ids = rng.choice(n, size=size, replace=False).astype(numpy.int32)
+        frontier.reset(ids)
+        assert frontier.wait_size() == size
+        for _ in range(5):  # each level copies itself into the next, so positions wrap around the ring
+            filter_frontier(frontier, keep_all, out=frontier)
+            frontier.next_level()
+            numpy.testing.assert_array_equal(numpy.sort(to_host(frontier.wait_ids())), numpy.sort(ids))
+    frontier.reset(numpy.arange(4))
+    filter_frontier(frontier, keep_all, out=frontier)
+    filter_frontier(frontier, keep_all, out=frontier)  # 4 + 8 > 7: the ring is full
+    with pytest.raises(Exception, match="overflowed"):
+        frontier.check_waiting()
+
+
+def test_frontier_checks_ids(device):
     with pytest.raises(Exception, match=r"frontier ids must be in \[0, 5\)"):
         Frontier.from_ids([7], 5, device)
-    assert len(Frontier.empty(10, device)) == 0 and array_module(device) is Frontier.empty(3, device).xp
+    with pytest.raises(Exception, match=r"frontier ids must be in \[0, 5\)"):
+        Frontier.from_ids(-1, 5, device)
+    assert Frontier(10, device).wait_size() == 0
+    frontier = Frontier.from_ids([3, 3, 1], 10, device)
+    numpy.testing.assert_array_equal(numpy.sort(to_host(frontier.wait_ids())), [1, 3])

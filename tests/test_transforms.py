@@ -309,15 +309,15 @@ def test_segreduce_user_op(xp, device, kind):
 @pytest.mark.parametrize("kind", SEGMENT_KINDS)
 def test_segreduce_writes_every_segment(xp, device, kind):
     """The output is not pre-filled (only segments spanning blocks are): NaN
-    left in memory the allocator hands back must not survive."""
+    in the output beforehand (as in memory the allocator hands back) must not survive."""
     rng = numpy.random.default_rng(9)
     lengths = segment_lengths(kind, rng, segment_scale(device))
     offsets = offsets_of(lengths)
     values = rng.standard_normal(int(offsets[-1]))
     f = Functor(VALUE_OF_ITEM.replace("T ", "double "), v=xp.asarray(values))
-    poison = xp.full(lengths.size, numpy.nan)
-    del poison  # CuPy's pool returns this block for the next array of its size
-    out = segreduce_transform(xp.asarray(offsets), f, op="max", dtype=numpy.float64)
+    poison = xp.full(lengths.size, numpy.nan)  # what a reused allocation may hold
+    out = segreduce_transform(xp.asarray(offsets), f, op="max", out=poison)
+    assert out is poison
     numpy.testing.assert_array_equal(to_host(out), reference_segreduce(values, lengths, "max", -numpy.inf,
                                                                        numpy.float64))
 
@@ -335,9 +335,8 @@ def test_segreduce_reuses_partition(xp, device, kind, op):
     for _ in range(2):
         values = rng.standard_normal(partition.total)
         f = Functor(VALUE_OF_ITEM.replace("T ", "double "), v=xp.asarray(values))
-        poison = xp.full(lengths.size, numpy.nan)
-        del poison  # CuPy's pool returns this block for the next array of its size
-        out = segreduce_transform(offsets, f, op=op, dtype=numpy.float64, partition=partition)
+        poison = xp.full(lengths.size, numpy.nan)  # what a reused allocation may hold
+        out = segreduce_transform(offsets, f, op=op, partition=partition, out=poison)
         numpy.testing.assert_allclose(to_host(out), reference_segreduce(values, lengths, op, identity, numpy.float64),
                                       rtol=1e-12, atol=1e-9)
 

@@ -3,6 +3,9 @@ a CUDA graph whose conditional WHILE node runs the body until a functor on
 the device says stop, with IF/ELSE nodes for the body's branches; the same
 body also runs driven by the host (the CPU backend always, the GPU when asked),
 reading one flag per decision."""
+import contextlib
+import time
+
 import numpy
 
 from .api import _count
@@ -39,6 +42,7 @@ class Loop:
         self.iteration = self.state[0:1]
         self.step = Functor(_STEP, filename=f"<{name} loop step>", condition=condition, state=self.state)
         self._graph = None  # the CUDA graph, captured on the first device run
+        self.build_ms = None  # host milliseconds its capture and instantiation took
         self._capture = None  # while capturing: the _CaptureStack
 
     def run(self, where, max_iterations):
@@ -52,20 +56,36 @@ class Loop:
             raise MinigrError(f"max_iterations must lie in [1, 2^31), got {max_iterations}")
         self.state[0:2] = 0
         self.state[2] = max_iterations
-        if self.device == "gpu" and where == "device":
-            if self._graph is None:
-                self._graph = _CudaGraphLoop(self)
-            self._graph.launch()
-            return
-        while True:
-            self.body()
-            if not self._decide_waiting(self.step):
+        with self._naming_errors():
+            if self.device == "gpu" and where == "device":
+                if self._graph is None:
+                    start = time.perf_counter()
+                    self._graph = _CudaGraphLoop(self)
+                    self.build_ms = (time.perf_counter() - start) * 1e3
+                self._graph.launch()
                 return
+            while True:
+                self.body()
+                if not self._decide_waiting(self.step):
+                    return
 
     def wait_iterations(self):
         """(bodies run, whether the limit stopped the loop): waits for the loop."""
-        iteration, exhausted, _ = (int(x) for x in self.state.tolist())
+        with self._naming_errors():
+            iteration, exhausted, _ = (int(x) for x in self.state.tolist())
         return iteration + 1, bool(exhausted)
+
+    @contextlib.contextmanager
+    def _naming_errors(self):
+        """Errors of the loop's functors and kernels, with the loop's name first."""
+        try:
+            yield
+        except MinigrError as exc:
+            raise type(exc)(f"{self.name}: {exc}") from None
+        except Exception as exc:
+            if type(exc).__module__.startswith("cupy"):  # a CUDA error: a kernel of the loop failed
+                raise DeviceError(f"{self.name}: the GPU failed while running its loop: {exc}") from exc
+            raise
 
     def branch(self, condition, if_true, if_false=None):
         """Inside the body: runs if_true() when condition() holds, else if_false()
@@ -86,6 +106,8 @@ class Loop:
         if self.device == "gpu":
             import cupy
             await_cell(flag, cupy.cuda.get_current_stream())
+        else:  # launches nothing on the CPU; under compile_check, compiles the device loop's twin for the GPU
+            _set_conditional(self.device, condition, 0)
         return bool(flag[0])
 
 

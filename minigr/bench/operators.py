@@ -2,7 +2,8 @@
 device's copy bandwidth for the bytes it must move; (b) advance over the
 frontiers a BFS produces, level by level (MTEPS per level, as in Mini-Gunrock's
 Figs 6-7); (c) neighbor_reduce over in-neighbours (one PageRank pull) against
-cuSPARSE SpMV and against the same work composed from CuPy calls."""
+cuSPARSE SpMV and against the same work composed from CuPy calls; (d) a level
+loop of advance, decided on the device and on the host (us per level)."""
 import numpy
 
 from ..graph import to_host
@@ -27,6 +28,12 @@ bool cond(int src, int dst, long long edge, long long rank, long long out_idx, i
 void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
 """
 GATHER = "float operator()(int v, int u, long long edge) const { return x[u]; }"
+CLAIM = """
+bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+    return atomicCAS(&hops[dst], -1, iteration + 1) == -1;
+}
+void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
+"""
 
 
 def advance_all(inputs, copy, runs, warmup):
@@ -36,7 +43,7 @@ def advance_all(inputs, copy, runs, warmup):
     graph = inputs.graph
     op = Functor(READ_WEIGHT, filename="<bench read weight>", weights=graph.weights,
                  hits=graph.xp.zeros(1, numpy.int32))
-    ms = gpu_ms(lambda: advance(graph, None, op, output=False), runs, warmup)
+    ms = gpu_ms(lambda: advance(graph, None, op), runs, warmup)
     nbytes = 8 * (graph.num_vertices + 1) + 4 * graph.num_edges + 4 * graph.num_edges  # offsets, columns, weights
     return {"operator": "advance (all vertices)", "ms": ms, "MB": nbytes / 1e6, "GBps": nbytes / ms / 1e6,
             "copy_GBps": copy, "fraction_of_copy": nbytes / ms / 1e6 / copy,
@@ -44,34 +51,66 @@ def advance_all(inputs, copy, runs, warmup):
 
 
 def bfs_levels(inputs):
-    """Each BFS level's frontier (int32 ids), rebuilt on the device from minigr's
-    BFS depths: frontier k = the vertices at depth k. Also returns the depths."""
+    """Each BFS level's vertex ids (int32), rebuilt on the device from minigr's
+    BFS depths: level k = the vertices at depth k. Also returns the depths."""
     from ..apps.bfs import bfs
-    from ..frontier import Frontier
-    xp, n = inputs.graph.xp, inputs.graph.num_vertices
+    xp = inputs.graph.xp
     depth = bfs(inputs.graph, inputs.source).values["depth"]
     order = xp.argsort(depth).astype(numpy.int32)
     levels = int(depth.max()) + 1
     bounds = [int(b) for b in to_host(xp.searchsorted(depth[order], xp.arange(levels + 1)))]
-    return [Frontier(n, ids=order[bounds[k]:bounds[k + 1]]) for k in range(levels)], depth
+    return [order[bounds[k]:bounds[k + 1]] for k in range(levels)], depth
 
 
 def advance_levels(inputs, runs, warmup):
     """(b) One row with a record per BFS level: frontier size, edges, ms, MTEPS."""
+    from ..frontier import Frontier
     from ..operators import advance
     from ..transforms import Functor
-    frontiers, depth = bfs_levels(inputs)
+    levels, depth = bfs_levels(inputs)
     op = Functor(NEXT_LEVEL, filename="<bench next level>", depth=depth)
+    frontier = Frontier(inputs.graph.num_vertices, inputs.graph.device)
     records = []
-    for k, frontier in enumerate(frontiers):
-        edges = int(inputs.degrees[frontier.ids].sum())
-        ms = gpu_ms(lambda f=frontier, k=k: advance(inputs.graph, f, op, iteration=k), runs, warmup)
-        records.append({"level": k, "frontier": len(frontier), "edges": edges, "ms": ms,
+    for k, ids in enumerate(levels):
+        edges = int(inputs.degrees[ids].sum())
+        frontier.reset(ids)
+        ms = gpu_ms(lambda k=k: advance(inputs.graph, frontier, op, iteration=k), runs, warmup)
+        records.append({"level": k, "frontier": len(ids), "edges": edges, "ms": ms,
                         "MTEPS": edges / ms / 1e3 if ms else None})
     total_ms = sum(r["ms"] for r in records)
     total_edges = sum(r["edges"] for r in records)
     return {"operator": "advance (BFS levels)", "ms": total_ms, "MTEPS": total_edges / total_ms / 1e3,
             "peak_MTEPS": max(r["MTEPS"] or 0 for r in records), "iterations": len(records), "levels": records}
+
+
+def advance_loop_rows(inputs, runs, warmup):
+    """(d) A level loop of push advance (reachability: each vertex claimed once),
+    its levels decided on the device and on the host: microseconds per level."""
+    from ..enactor import Loop
+    from ..frontier import Frontier
+    from ..operators import advance
+    from ..transforms import Functor
+    graph, n = inputs.graph, inputs.graph.num_vertices
+    hops = graph.xp.empty(n, dtype=numpy.int32)
+    visit = Functor(CLAIM, filename="<bench claim>", hops=hops)
+    frontier = Frontier(n, graph.device, capacity=n)
+    loop = Loop("bench reach", graph.device, lambda: advance(graph, frontier, visit, out=frontier,
+                                                             iteration=loop.iteration), frontier.not_empty())
+
+    def reach(where):
+        hops.fill(-1)
+        hops[inputs.source] = 0
+        frontier.reset(inputs.source)
+        loop.run(where, n)
+
+    rows = []
+    for where in ("device", "host"):
+        ms = gpu_ms(lambda: reach(where), runs, warmup)
+        levels, _ = loop.wait_iterations()
+        rows.append({"operator": "advance level loop", "system": f"minigr, {where} loop", "ms": ms,
+                     "iterations": levels, "us_per_iteration": 1e3 * ms / levels,
+                     "MTEPS": graph.num_edges / ms / 1e3, "loop_build_ms": loop.build_ms if where == "device" else None})
+    return rows
 
 
 def reduce_systems(inputs):
@@ -143,6 +182,7 @@ def _graph_rows(name, spec, copy, runs, warmup):
     rows = []
     for label, make in (("advance (all vertices)", lambda: [advance_all(inputs, copy, runs, warmup)]),
                         ("advance (BFS levels)", lambda: [advance_levels(inputs, runs, warmup)]),
+                        ("advance level loop", lambda: advance_loop_rows(inputs, runs, warmup)),
                         ("neighbor_reduce", lambda: neighbor_reduce_rows(inputs, runs, warmup))):
         progress(f"operators: {name} {label} ...")
         try:

@@ -5,9 +5,12 @@ every result validated.
 Timing: GPU systems, the median of --runs runs after --warmup untimed ones,
 CUDA events around the work (minigr: the app's Result.ms); CPU systems run once.
 MTEPS is stored directed edges / time for every system (graph.num_edges / ms / 1000).
-Traversals also get one extra run timed level by level (the per-level records).
+minigr runs with its loop on the device and on the host (us per iteration shows
+what a level costs each way); its first call, which builds the device loop, is
+reported apart. Traversals also get one extra run timed level by level.
 """
 import collections
+import time
 
 import numpy
 
@@ -31,7 +34,7 @@ def _app(result, key):
 def _minigr_levels(inputs, trace, relax):
     """minigr's push advance run level by level, each level timed with CUDA
     events into `trace`: BFS (atomic visit) or, with relax, SSSP (relaxation,
-    uniquified). Returns (values, None, levels): only the trace is timed."""
+    each vertex once a level). Returns (values, None, levels): only the trace is timed."""
     from ..apps.bfs import VISIT
     from ..apps.sssp import RELAX
     from ..frontier import Frontier
@@ -45,37 +48,33 @@ def _minigr_levels(inputs, trace, relax):
         values = graph.xp.full(n, -1, dtype=numpy.int32)
         op = Functor(VISIT, filename="<bfs visit>", depth=values, parent=graph.xp.full(n, -1, dtype=numpy.int32))
     values[inputs.source] = 0
-    frontier, level = Frontier.from_ids([inputs.source], n, graph.device), 0
-    while len(frontier):
-        edges = int(inputs.degrees[frontier.ids].sum())
-        with alt.timed_level(trace, len(frontier), edges):
-            frontier = advance(graph, frontier, op, iteration=level, idempotent=relax)
+    frontier, level = Frontier.from_ids(inputs.source, n, graph.device), 0
+    while size := frontier.wait_size():
+        edges = int(inputs.degrees[frontier.wait_ids()].sum())
+        with alt.timed_level(trace, size, edges):
+            advance(graph, frontier, op, out=frontier, iteration=level, unique=relax)
+        frontier.next_level()
         level += 1
     return values, None, level
 
 
-def _minigr_bfs(inputs, trace=None):
-    from ..apps.bfs import bfs
-    if trace is not None:
-        return _minigr_levels(inputs, trace, relax=False)
-    return _app(bfs(inputs.graph, inputs.source), "depth")
+def _minigr(primitive, key, loop, **options):
+    """run(inputs, trace=None) of a minigr primitive with its loop on the device
+    or the host; traced runs go level by level (_minigr_levels)."""
+    def run(inputs, trace=None):
+        import importlib
+        if trace is not None:
+            return _minigr_levels(inputs, trace, relax=primitive == "sssp")
+        app = getattr(importlib.import_module(f"minigr.apps.{primitive}"), primitive)
+        source = (inputs.source,) if primitive in ("bfs", "sssp") else ()
+        return _app(app(inputs.graph, *source, loop=loop, **options), key)
+    return run
 
 
-def _minigr_sssp(inputs, trace=None):
-    from ..apps.sssp import sssp
-    if trace is not None:
-        return _minigr_levels(inputs, trace, relax=True)
-    return _app(sssp(inputs.graph, inputs.source), "distance")
-
-
-def _minigr_pagerank(tol, max_iter):
-    from ..apps.pagerank import pagerank
-    return lambda inputs, trace=None: _app(pagerank(inputs.graph, tol=tol, max_iter=max_iter), "rank")
-
-
-def _minigr_color(inputs, trace=None):
-    from ..apps.color import color
-    return _app(color(inputs.graph), "color")
+def _minigr_systems(primitive, key, **options):
+    """minigr with its loop on the device (first: the row others compare with) and on the host."""
+    return [System("minigr", "gpu", _minigr(primitive, key, "device", **options), traced=primitive != "pagerank"),
+            System("minigr, host loop", "gpu", _minigr(primitive, key, "host", **options))]
 
 
 def _too_big_for_networkx(inputs):
@@ -85,8 +84,7 @@ def _too_big_for_networkx(inputs):
 
 def _pagerank_systems(tol, max_iter):
     options = dict(tol=tol, max_iter=max_iter)
-    return [
-        System("minigr", "gpu", _minigr_pagerank(tol, max_iter)),
+    return _minigr_systems("pagerank", "rank", **options) + [
         System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: alt.pagerank_spmv(
             i.in_adjacency(numpy.float64), i.degrees, **options)),
         System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: alt.pagerank_spmv(
@@ -120,14 +118,14 @@ def proper_coloring(colors, inputs):
 # primitive -> (systems, name of the reference system or None, compare(values, reference)).
 # The first system is minigr; coloring has no reference: proper_coloring checks each result.
 PRIMITIVES = {
-    "bfs": ([System("minigr", "gpu", _minigr_bfs, traced=True),
+    "bfs": (_minigr_systems("bfs", "depth") + [
              System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: alt.bfs_spmv(
                  i.in_adjacency(numpy.float32), i.degrees, i.source, trace), traced=True),
              System("CuPy composed", "gpu", lambda i, trace=None: alt.bfs_cupy(
                  i.graph.row_offsets, i.graph.col_indices, i.source, trace), traced=True),
              System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.bfs_scipy(i.scipy, i.source))],
             "SciPy csgraph (CPU)", _same),
-    "sssp": ([System("minigr", "gpu", _minigr_sssp, traced=True),
+    "sssp": (_minigr_systems("sssp", "distance") + [
               System("CuPy composed (scatter_min)", "gpu", lambda i, trace=None: alt.sssp_cupy(
                   i.graph.row_offsets, i.graph.col_indices, i.graph.weights, i.source, trace), traced=True),
               System("SciPy csgraph Dijkstra (CPU)", "cpu", lambda i, trace=None: alt.sssp_scipy(i.scipy, i.source))],
@@ -136,7 +134,7 @@ PRIMITIVES = {
     "pagerank 1 iteration": (_pagerank_systems(numpy.inf, 1), "SciPy SpMV (CPU)", _l1_close),
     f"pagerank tol {PAGERANK_TOL:g}": (_pagerank_systems(PAGERANK_TOL, PAGERANK_MAX_ITER), "SciPy SpMV (CPU)",
                                        _l1_close),
-    "color": ([System("minigr", "gpu", _minigr_color),
+    "color": (_minigr_systems("color", "color") + [
                System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None: alt.color_cupy(
                    i.graph.row_offsets, i.graph.col_indices))],
               None, None),
@@ -144,13 +142,17 @@ PRIMITIVES = {
 
 
 def measure(fn, runs, warmup):
-    """Calls fn() warmup + runs times: (values of the last run, median ms, iterations)."""
+    """Calls fn() warmup + runs times: (values of the last run, median ms,
+    iterations, host wall ms of the first call)."""
     times = []
     for i in range(warmup + runs):
+        start = time.perf_counter()
         values, ms, iterations = fn()
+        if i == 0:
+            first_ms = (time.perf_counter() - start) * 1e3
         if i >= warmup:
             times.append(ms)
-    return values, float(numpy.median(times)), iterations
+    return values, float(numpy.median(times)), iterations, first_ms
 
 
 def _run_system(system, inputs, runs, warmup, traversal):
@@ -162,9 +164,11 @@ def _run_system(system, inputs, runs, warmup, traversal):
     try:
         if system.device == "cpu":
             runs, warmup = 1, 0
-        values, ms, iterations = measure(lambda: system.run(inputs), runs, warmup)
+        values, ms, iterations, first_ms = measure(lambda: system.run(inputs), runs, warmup)
         row.update(ms=ms, MTEPS=inputs.graph.num_edges / ms / 1e3 if ms else None, iterations=iterations,
-                   runs=runs)
+                   us_per_iteration=1e3 * ms / iterations if iterations else None, runs=runs)
+        if system.name == "minigr":  # its first call builds the loop: capture and instantiation, kernels loaded
+            row.update(first_call_ms=first_ms, loop_build_ms=_loop_build_ms(inputs.graph))
         if traversal and system.traced:
             trace = []
             system.run(inputs, trace)
@@ -175,6 +179,12 @@ def _run_system(system, inputs, runs, warmup, traversal):
         import cupy
         cupy.get_default_memory_pool().free_all_blocks()
         return {**row, "error": f"{type(exc).__name__}: {exc}"}, None
+
+
+def _loop_build_ms(graph):
+    """Host ms that the latest-built device loop on `graph` took to capture and instantiate."""
+    built = [problem.loop.build_ms for problem in graph.problems.values() if problem.loop.build_ms is not None]
+    return built[-1] if built else None
 
 
 def validate(rows, values, reference_name, compare, inputs):

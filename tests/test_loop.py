@@ -1,0 +1,170 @@
+"""Loops whose iterations stay on the device: the same body and condition give
+the same result decided on the device (a CUDA graph) and on the host, on both
+backends; a device run waits for nothing until its end, leaks nothing, and its
+errors name the loop."""
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+from minigr.transforms import DeviceCount, Functor, MinigrError, transform
+from minigr.transforms import loop as loop_module
+from minigr.transforms.loop import Loop
+
+from conftest import to_host
+
+WHERE = ["device", "host"]
+COUNT = "void operator()(long long i) const { counts[it[0] % 3] += 1; total[0] += 1; }"
+BELOW = "bool operator()() const { return total[0] < goal; }"
+
+
+def counting_loop(xp, goal, name="count"):
+    """A loop whose body counts its runs, by iteration number mod 3, until `goal` bodies ran."""
+    counts, total = xp.zeros(3, numpy.int64), xp.zeros(1, numpy.int64)
+    loop = Loop(name, "cpu" if xp is numpy else "gpu", lambda: transform(1, body), Functor(BELOW, total=total,
+                                                                                           goal=numpy.int64(goal)))
+    body = Functor(COUNT, counts=counts, total=total, it=loop.iteration)
+    return loop, counts, total
+
+
+@pytest.mark.parametrize("where", WHERE)
+@pytest.mark.parametrize("goal", [1, 2, 7, 100])
+def test_loop_runs_until_its_condition_fails(xp, where, goal):
+    loop, counts, total = counting_loop(xp, goal)
+    for _ in range(2):  # a second run starts again from iteration 0
+        counts.fill(0)
+        total.fill(0)
+        loop.run(where, 1000)
+        assert loop.wait_iterations() == (goal, False)
+        assert int(total[0]) == goal
+        numpy.testing.assert_array_equal(to_host(counts), [len(range(k, goal, 3)) for k in range(3)])
+
+
+@pytest.mark.parametrize("where", WHERE)
+def test_loop_stops_at_its_limit_and_says_so(xp, where):
+    loop, _, total = counting_loop(xp, 50)
+    loop.run(where, 10)
+    assert loop.wait_iterations() == (10, True) and int(total[0]) == 10
+    with pytest.raises(MinigrError, match="max_iterations"):
+        loop.run(where, 0)
+    with pytest.raises(MinigrError, match="loop must be one of"):
+        loop.run("gpu", 5)
+
+
+BRANCHY = "void operator()(long long i) const { hits[which] += 1; }"
+EVEN = "bool operator()() const { return it[0] % 2 == 0; }"
+MULTIPLE_OF_3 = "bool operator()() const { return it[0] % 3 == 0; }"
+
+
+@pytest.mark.parametrize("where", WHERE)
+def test_branches_nest_and_take_the_right_side(xp, where):
+    """Per iteration: even -> hits[0], odd -> hits[1]; inside even, a multiple of 3 -> hits[2]."""
+    hits, total = xp.zeros(3, numpy.int64), xp.zeros(1, numpy.int64)
+    device = "cpu" if xp is numpy else "gpu"
+    tick = Functor("void operator()(long long i) const { total[0] += 1; }", total=total)
+    loop = Loop("branches", device, lambda: body(), Functor(BELOW, total=total, goal=numpy.int64(20)))
+    hit = [Functor(BRANCHY, hits=hits, which=numpy.int64(k)) for k in range(3)]
+    even, third = (Functor(src, it=loop.iteration) for src in (EVEN, MULTIPLE_OF_3))
+
+    def if_even():
+        transform(1, hit[0])
+        loop.branch(third, lambda: transform(1, hit[2]))
+
+    def body():
+        loop.branch(even, if_even, lambda: transform(1, hit[1]))
+        transform(1, tick)
+
+    loop.run(where, 100)
+    assert loop.wait_iterations() == (20, False)
+    numpy.testing.assert_array_equal(to_host(hits), [10, 10, 4])
+
+
+def test_device_counts_size_grid_stride_launches(xp):
+    """transform over a count left on the device covers exactly that many items, whatever the bound."""
+    for count, bound in ((0, 10), (5, 5), (1000, 1 << 20), (300_000, 300_000)):
+        cell = xp.asarray(numpy.array([count], numpy.int64))
+        marks = xp.zeros(bound + 1, numpy.int32)
+        transform(DeviceCount(cell, bound), Functor("void operator()(long long i) const { marks[i] += 1; }",
+                                                    marks=marks))
+        expected = numpy.zeros(bound + 1, numpy.int32)
+        expected[:count] = 1
+        numpy.testing.assert_array_equal(to_host(marks), expected)
+
+
+@pytest.mark.gpu
+def test_device_run_waits_for_nothing(monkeypatch):
+    """Between its first and last iteration a device run makes no host round
+    trip (the host run makes one per iteration), including the run that captures."""
+    import cupy
+    waits = []
+    real = loop_module.await_cell
+    monkeypatch.setattr(loop_module, "await_cell", lambda *a: (waits.append(1), real(*a)))
+    loop, _, total = counting_loop(cupy, 30)
+    for where, expected in (("device", 0), ("device", 0), ("host", 30)):
+        total.fill(0)
+        waits.clear()
+        loop.run(where, 1000)
+        assert len(waits) == expected, where
+        assert loop.wait_iterations() == (30, False)
+
+
+@pytest.mark.gpu
+def test_primitives_loop_without_waiting(monkeypatch):
+    """BFS, SSSP, PageRank and coloring on the device: no decision is read by the host."""
+    from minigr import load
+    from minigr.apps.bfs import bfs
+    from minigr.apps.color import color
+    from minigr.apps.pagerank import pagerank
+    from minigr.apps.sssp import sssp
+    decisions = []
+    real = Loop._decide_waiting
+    monkeypatch.setattr(Loop, "_decide_waiting", lambda self, c: (decisions.append(self.name), real(self, c))[1])
+    graph = load("kron:scale=9,edge_factor=8,seed=3", weights="random", device="gpu")
+    for run in (lambda w: bfs(graph, 0, loop=w), lambda w: sssp(graph, 0, loop=w), lambda w: sssp(graph, 0, delta=8,
+                loop=w), lambda w: pagerank(graph, loop=w), lambda w: color(graph, loop=w)):
+        run("device")
+        assert decisions == []
+        run("host")
+        assert decisions
+        decisions.clear()
+
+
+@pytest.mark.gpu
+def test_repeated_device_runs_leak_no_gpu_memory():
+    import cupy
+    from minigr import load
+    from minigr.apps.bfs import bfs
+    from minigr.apps.pagerank import pagerank
+    graph = load("grid:scale=10,seed=1", device="gpu")
+    pool = cupy.get_default_memory_pool()
+    for k in range(100):
+        bfs(graph, 5)
+        pagerank(graph)
+        if k == 1:
+            used = pool.used_bytes()
+    assert pool.used_bytes() == used
+
+
+def test_compile_errors_name_the_loop(xp):
+    device = "cpu" if xp is numpy else "gpu"
+    bad = Functor("void operator()(long long i) const { undeclared_thing += 1; }", filename="<bad body>")
+    loop = Loop("my primitive", device, lambda: transform(1, bad), Functor("bool operator()() const { return false; }"))
+    with pytest.raises(MinigrError, match=r"^my primitive: functor <bad body> does not compile"):
+        loop.run("device", 5)
+
+
+@pytest.mark.gpu
+def test_a_fault_inside_the_device_loop_names_the_loop():
+    """A functor that faults inside the CUDA graph: a clear error naming the loop
+    (in its own process: the fault ruins the context)."""
+    script = ("import numpy, minigr.transforms as t\n"
+              "from minigr.transforms.loop import Loop\n"
+              "f = t.Functor('void operator()(long long i) const { ((volatile int*)8)[i] = 1; }')\n"
+              "loop = Loop('faulty', 'gpu', lambda: t.transform(1, f), t.Functor('bool operator()() const "
+              "{ return true; }'))\n"
+              "loop.run('device', 5)\n"
+              "loop.wait_iterations()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0 and "faulty: the GPU failed while running its loop" in done.stderr, done.stderr
+    assert "cudaErrorIllegalAddress" in done.stderr or "ILLEGAL_ADDRESS" in done.stderr, done.stderr
