@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import CompileError, DeviceError, MinigrError
+from .files import write_atomically
 
 ENTRY = "minigr_kernel"
 CUDA_OPTIONS = ("-std=c++17", "--device-as-default-execution-space")
@@ -50,11 +51,8 @@ def cache_write(key, suffix, payload):
     path = cache_path(key, suffix)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        for target, data in ((path, payload), (path.with_name(path.name + ".sha256"), _digest(payload).encode())):
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, target)
+        write_atomically(path, payload)
+        write_atomically(path.with_name(path.name + ".sha256"), _digest(payload).encode())
     except OSError:
         return None
     return path
