@@ -9,7 +9,6 @@ import math
 import os
 import statistics
 import sys
-import tempfile
 
 import numpy as np
 
@@ -17,6 +16,7 @@ from . import io, validate
 from .graph import to_host
 from .transforms.backend import gpu_unavailable_reason, resolve_device
 from .transforms.errors import MinigrError
+from .transforms.files import write_atomically
 
 DEFAULT_GRAPH = "kron:scale=18,edge_factor=16,seed=1"
 
@@ -269,15 +269,8 @@ def _write_output(path, columns, values):
     table = np.column_stack([np.arange(len(arrays[0]))] + arrays)
     formats = ["%d"] + ["%.9g" if a.dtype == np.float32 else "%.17g" if a.dtype.kind == "f" else "%d"
                         for a in arrays]  # floats with the digits that read back exactly
-    folder, name = os.path.split(os.path.abspath(path))
     try:
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w") as f:
-                np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) + columns), comments="")
-            os.replace(temp, path)
-        except BaseException:
-            os.unlink(temp)
-            raise
+        write_atomically(path, lambda f: np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) + columns),
+                                                    comments=""), mode="w")
     except OSError as exc:
         raise MinigrError(f"--output {path}: cannot write it ({exc.strerror or exc})") from None
