@@ -23,7 +23,7 @@ DEFAULT_GRAPH = "kron:scale=18,edge_factor=16,seed=1"
 
 def _doctor(args):
     from . import doctor
-    return doctor.run()
+    return doctor.clear_cache() if args.clear_cache else doctor.run()
 
 
 def _bench(args):
@@ -86,8 +86,11 @@ LIMITS = {
 def parser():
     p = argparse.ArgumentParser(prog="minigr", description="Transform-based GPU graph analytics.")
     commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands.add_parser("doctor", help="report GPU, NVRTC, compiler and cache; compile every built-in kernel"
-                        ).set_defaults(run=_doctor)
+    doctor = commands.add_parser(
+        "doctor", help="report GPU, NVRTC, compiler and cache; compile every built-in kernel")
+    doctor.add_argument("--clear-cache", action="store_true",
+                        help="remove minigr's compiled kernels from the kernel cache (nothing else) and exit")
+    doctor.set_defaults(run=_doctor)
     from .bench import add_arguments
     add_arguments(commands.add_parser("bench", help="benchmarks, side by side with what users would do instead")
                   ).set_defaults(run=_bench)
