@@ -282,17 +282,18 @@ def compile_cpp(source, label="kernel"):
 
 def load_cpp(library):
     """The entry point of a shared library given as its bytes. ctypes loads only
-    files, so the bytes are written to a fresh file in this process's private
-    folder, which no one else can write, and loaded from there: what runs is what
-    was compiled or verified, never a cache file that could have been swapped
-    since. The copies stay until the process ends: the dynamic loader takes a
-    name it has loaded before for the same library, so names are never reused."""
-    fd, copy = tempfile.mkstemp(suffix=".so", dir=private_folder())
-    with os.fdopen(fd, "wb") as f:
-        f.write(library)
+    files, so the bytes are written to a file in this process's private folder,
+    which no one else can write, loaded from it, and the file removed: what runs is
+    what was compiled or verified, never a cache file that could have been swapped
+    since. The file is named by the bytes' digest because the dynamic loader hands
+    back the library it loaded before under the same name."""
+    copy = private_folder() / f"loaded-{_digest(library)}.so"
+    write_atomically(copy, library)
     try:
-        return getattr(ctypes.CDLL(copy), ENTRY)
+        return getattr(ctypes.CDLL(str(copy)), ENTRY)
     except OSError as exc:
         raise MinigrError(f"cannot load a CPU kernel from {copy} ({exc}); if {private_folder()} is on a "
                           "file system mounted noexec, set TMPDIR to a folder of yours where programs may run"
                           ) from None
+    finally:
+        os.unlink(copy)
