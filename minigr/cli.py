@@ -9,7 +9,6 @@ import math
 import os
 import statistics
 import sys
-import tempfile
 
 import numpy as np
 
@@ -17,13 +16,14 @@ from . import io, validate
 from .graph import to_host
 from .transforms.backend import gpu_unavailable_reason, resolve_device
 from .transforms.errors import MinigrError
+from .transforms.files import write_atomically
 
 DEFAULT_GRAPH = "kron:scale=18,edge_factor=16,seed=1"
 
 
 def _doctor(args):
     from . import doctor
-    return doctor.run()
+    return doctor.clear_cache() if args.clear_cache else doctor.run()
 
 
 def _bench(args):
@@ -86,8 +86,11 @@ LIMITS = {
 def parser():
     p = argparse.ArgumentParser(prog="minigr", description="Transform-based GPU graph analytics.")
     commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands.add_parser("doctor", help="report GPU, NVRTC, compiler and cache; compile every built-in kernel"
-                        ).set_defaults(run=_doctor)
+    doctor = commands.add_parser(
+        "doctor", help="report GPU, NVRTC, compiler and cache; compile every built-in kernel")
+    doctor.add_argument("--clear-cache", action="store_true",
+                        help="remove minigr's compiled kernels from the kernel cache (nothing else) and exit")
+    doctor.set_defaults(run=_doctor)
     from .bench import add_arguments
     add_arguments(commands.add_parser("bench", help="benchmarks, side by side with what users would do instead")
                   ).set_defaults(run=_bench)
@@ -269,15 +272,8 @@ def _write_output(path, columns, values):
     table = np.column_stack([np.arange(len(arrays[0]))] + arrays)
     formats = ["%d"] + ["%.9g" if a.dtype == np.float32 else "%.17g" if a.dtype.kind == "f" else "%d"
                         for a in arrays]  # floats with the digits that read back exactly
-    folder, name = os.path.split(os.path.abspath(path))
     try:
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w") as f:
-                np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) + columns), comments="")
-            os.replace(temp, path)
-        except BaseException:
-            os.unlink(temp)
-            raise
+        write_atomically(path, lambda f: np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) + columns),
+                                                    comments=""), mode="w")
     except OSError as exc:
         raise MinigrError(f"--output {path}: cannot write it ({exc.strerror or exc})") from None

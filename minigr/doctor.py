@@ -1,5 +1,6 @@
-"""`minigr doctor`: what this machine offers minigr, and whether every built-in
-GPU kernel compiles (for the present GPU, or sm_90 without one)."""
+"""`minigr doctor`: what this machine offers minigr, the state of the kernel
+cache, and whether every built-in GPU kernel compiles (for the present GPU, or
+sm_90 without one); `--clear-cache` empties the kernel cache instead."""
 import numpy
 
 from .transforms import (DeviceCount, Functor, compact_transform, lbs_transform, scan_transform, segment_transform,
@@ -97,6 +98,13 @@ def gpu_description():
                   f"driver supports CUDA {driver // 1000}.{driver % 1000 // 10}")
 
 
+def clear_cache(out=print):
+    """`minigr doctor --clear-cache`: removes minigr's own files from the kernel cache."""
+    folder, removed = compiler.clear_cache()
+    out(f"kernel cache: removed {removed} files from {folder}")
+    return 0
+
+
 def run(out=print):
     """Prints the report; returns the exit code (0 when every kernel compiles)."""
     arch, gpu = gpu_description()
@@ -113,7 +121,9 @@ def run(out=print):
     except MinigrError as exc:
         out(f"C++ compiler: unavailable ({exc})")
         return 1
-    out(f"kernel cache: {compiler.cache_dir()}")
+    folder, problem = compiler.cache_folder()
+    out(f"kernel cache: {compiler.cache_dir()} refused: {problem}; this run keeps its kernels in {folder}"
+        if problem else f"kernel cache: {folder} (private: only you can write it)")
     failed = []
     for name, workload in WORKLOADS:
         try:

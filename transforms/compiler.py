@@ -1,16 +1,28 @@
 """Compiles generated kernel source, for the GPU with NVRTC and for the CPU with
 the system C++ compiler, and caches the results on disk keyed by everything that
-shapes them. Compiling needs no GPU."""
+shapes them. Compiling needs no GPU.
+
+Loading a kernel runs its code, so the disk cache is trusted only where no one
+else can write: a folder of this user's, not group- or world-writable, holding
+files of this user's that no one else can write. A folder that fails this is
+refused (once, on stderr) for a private per-process one. Kernels are loaded from
+the bytes that were checked: CUDA binaries directly, shared libraries through a
+private copy written after the check."""
+import atexit
 import ctypes
 import functools
 import hashlib
 import os
+import re
 import shutil
+import stat
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 from .errors import CompileError, DeviceError, MinigrError
+from .files import write_atomically
 
 ENTRY = "minigr_kernel"
 CUDA_OPTIONS = ("-std=c++17", "--device-as-default-execution-space")
@@ -25,39 +37,145 @@ def cache_dir():
     return Path(base) / "minigr"
 
 
+# The cache's own file names: <sha256 key>.<cubin|so>, its checksum, and write_atomically's temporaries.
+ENTRY_NAME = re.compile(r"\.?[0-9a-f]{64}\.(?:cubin|so)(?:\.sha256)?(?:\.\w+\.tmp)?")
+
+_folders = {}     # configured cache folder -> (folder this process uses, why the configured one was refused)
+_warned = set()   # what was said on stderr already
+
+
+def owner_of(info):
+    """The uid owning a file or folder, given its stat (a function, so that tests
+    can simulate another user's)."""
+    return info.st_uid
+
+
+def _warn_once(topic, message):
+    if topic not in _warned:
+        _warned.add(topic)
+        print(f"minigr: warning: {message}", file=sys.stderr, flush=True)
+
+
+def _writable_by_others(info):
+    """Why a file or folder, given its stat, could be written by someone else, or None."""
+    if owner_of(info) != os.geteuid():
+        return f"it belongs to uid {owner_of(info)}, not to you (uid {os.geteuid()})"
+    if info.st_mode & 0o022:
+        who = "world" if info.st_mode & 0o002 else "group"
+        return f"it is {who}-writable (mode {stat.S_IMODE(info.st_mode):o})"
+    return None
+
+
+def folder_problem(folder):
+    """Why `folder` cannot hold kernels that this process will run, and how to fix
+    it; None when only this user can write it. Creates it, mode 0700, if missing."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.stat(folder)
+    except OSError as exc:
+        return f"it cannot be created ({exc.strerror or exc}); set MINIGR_CACHE_DIR to a folder of yours"
+    why = _writable_by_others(info)
+    if why is None:
+        return None
+    fix = f"chmod 700 {folder}" if owner_of(info) == os.geteuid() else "set MINIGR_CACHE_DIR to a folder of your own"
+    return f"{why}, so others could plant kernels in it; {fix}"
+
+
+@functools.lru_cache(maxsize=None)
+def private_folder():
+    """A folder of this process's own (mode 0700, under $TMPDIR), removed when it
+    exits: it holds the copies of the shared libraries this process loads, and its
+    kernels when the cache folder is refused."""
+    folder = tempfile.mkdtemp(prefix="minigr-")
+    atexit.register(_remove_private_folder, folder, os.getpid())
+    return Path(folder)
+
+
+def _remove_private_folder(folder, creator):
+    if os.getpid() == creator:  # a forked child that exits leaves its parent's folder alone
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def cache_folder():
+    """(folder, problem): the configured cache folder, resolved, and None when only
+    this user can write it; else this process's private folder and why the
+    configured one was refused, said once on stderr. Never fails."""
+    configured = cache_dir()
+    if configured not in _folders:
+        folder = Path(os.path.realpath(configured))
+        problem = folder_problem(folder)
+        if problem:
+            _warn_once(configured, f"not using the kernel cache {folder}: {problem}. Kernels are kept in "
+                                   f"{private_folder()} for this process only, and removed when it ends")
+        _folders[configured] = (private_folder() if problem else folder, problem)
+    return _folders[configured]
+
+
 def _digest(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def cache_path(key, suffix):
-    return cache_dir() / f"{key}{suffix}"
+def _read_own_file(path):
+    """The bytes of `path` if it is a regular file that only this user can write,
+    else None. Checked and read through one open file, so what is checked is what
+    is read; a link is never followed."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        why = "it is not a regular file" if not stat.S_ISREG(info.st_mode) else _writable_by_others(info)
+        if why:
+            _warn_once("file", f"ignoring the cached kernel {path}: {why}; it is rebuilt")
+            return None
+        return f.read()
 
 
 def cache_read(key, suffix):
-    """The cached file's path if it exists and its checksum holds, else None."""
-    path = cache_path(key, suffix)
-    try:
-        payload = path.read_bytes()
-        recorded = path.with_name(path.name + ".sha256").read_text().strip()
-    except OSError:
+    """The cached bytes if the entry and its checksum are files only this user can
+    write and the checksum holds, else None. Callers load these very bytes, never
+    the file again, so a file swapped after this check is never what runs."""
+    path = cache_folder()[0] / f"{key}{suffix}"
+    payload = _read_own_file(path)
+    if payload is None:
         return None
-    return path if recorded == _digest(payload) else None
+    recorded = _read_own_file(path.with_name(path.name + ".sha256"))
+    return payload if recorded is not None and recorded.strip() == _digest(payload).encode() else None
 
 
 def cache_write(key, suffix, payload):
-    """Stores payload atomically with its checksum; returns its path, or None if
-    the cache folder cannot be written (the kernel is then kept in memory only)."""
-    path = cache_path(key, suffix)
+    """Stores payload atomically with its checksum; if the folder cannot be written
+    the kernel is simply not cached."""
+    path = cache_folder()[0] / f"{key}{suffix}"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        for target, data in ((path, payload), (path.with_name(path.name + ".sha256"), _digest(payload).encode())):
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, target)
+        write_atomically(path, payload)
+        write_atomically(path.with_name(path.name + ".sha256"), _digest(payload).encode())
     except OSError:
-        return None
-    return path
+        pass
+
+
+def clear_cache():
+    """Removes the cache's own entries (kernels, checksums, unfinished temporaries)
+    that this user owns from the configured cache folder; returns (folder, how many).
+    Nothing else there is touched, and a link is removed, never followed."""
+    folder = Path(os.path.realpath(cache_dir()))
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return folder, 0
+    except OSError as exc:
+        raise MinigrError(f"cannot clear the kernel cache {folder}: {exc.strerror or exc}") from None
+    try:
+        names = [e.name for e in os.scandir(fd) if ENTRY_NAME.fullmatch(e.name) and
+                 not e.is_dir(follow_symlinks=False) and owner_of(e.stat(follow_symlinks=False)) == os.geteuid()]
+        for name in names:
+            os.unlink(name, dir_fd=fd)
+    except OSError as exc:
+        raise MinigrError(f"cannot clear the kernel cache {folder}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    return folder, len(names)
 
 
 # ---------------------------------------------------------------- GPU (NVRTC)
@@ -98,7 +216,7 @@ def compile_cuda(source, arch, label="kernel"):
     key = _digest(repr((source, options, arch, version)).encode())
     cached = cache_read(key, ".cubin")
     if cached is not None:
-        return cached.read_bytes()
+        return cached
     nvrtc = _nvrtc()
     prog = _call("create", nvrtc.nvrtcCreateProgram, source.encode(), b"minigr_kernel.cu", 0, [], [])
     try:
@@ -117,7 +235,8 @@ def compile_cuda(source, arch, label="kernel"):
 
 
 def load_cuda(cubin):
-    """The entry point of a cubin, loaded into the current CUDA context by CuPy."""
+    """The entry point of a cubin, loaded into the current CUDA context by CuPy from
+    these bytes (cuModuleLoadData): the very bytes that were compiled or verified."""
     import cupy
     module = cupy.cuda.function.Module()
     try:
@@ -142,7 +261,7 @@ def cxx():
 
 
 def compile_cpp(source, label="kernel"):
-    """Path of a shared library built from `source`, from the disk cache when present."""
+    """Shared library bytes built from `source`, from the disk cache when present."""
     path, version = cxx()
     key = _digest(repr((source, CXX_OPTIONS, path, version)).encode())
     cached = cache_read(key, ".so")
@@ -156,15 +275,25 @@ def compile_cpp(source, label="kernel"):
         if done.returncode != 0:
             raise CompileError(f"{label} does not compile for the CPU ({version}):\n"
                                + done.stderr.replace(src, "minigr_kernel.cpp").rstrip())
-        payload = Path(lib).read_bytes()
-    stored = cache_write(key, ".so", payload)
-    if stored is None:  # no writable cache: keep a private copy for this process
-        fd, private = tempfile.mkstemp(suffix=".so", prefix="minigr-")
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-        stored = Path(private)
-    return stored
+        library = Path(lib).read_bytes()
+    cache_write(key, ".so", library)
+    return library
 
 
-def load_cpp(path):
-    return getattr(ctypes.CDLL(str(path)), ENTRY)
+def load_cpp(library):
+    """The entry point of a shared library given as its bytes. ctypes loads only
+    files, so the bytes are written to a file in this process's private folder,
+    which no one else can write, loaded from it, and the file removed: what runs is
+    what was compiled or verified, never a cache file that could have been swapped
+    since. The file is named by the bytes' digest because the dynamic loader hands
+    back the library it loaded before under the same name."""
+    copy = private_folder() / f"loaded-{_digest(library)}.so"
+    write_atomically(copy, library)
+    try:
+        return getattr(ctypes.CDLL(str(copy)), ENTRY)
+    except OSError as exc:
+        raise MinigrError(f"cannot load a CPU kernel from {copy} ({exc}); if {private_folder()} is on a "
+                          "file system mounted noexec, set TMPDIR to a folder of yours where programs may run"
+                          ) from None
+    finally:
+        os.unlink(copy)
