@@ -158,7 +158,9 @@ def test_result_names_and_signatures():
     with pytest.raises(AttributeError, match="this result has no 'rank'; it has color, num_colors"):
         result.rank
     import inspect
-    assert list(inspect.signature(minigr.sssp).parameters) == ["graph", "source", "device", "delta", "build_options"]
+    parameters = list(inspect.signature(minigr.sssp).parameters)
+    assert parameters[:3] == ["graph", "source", "device"] and "delta" in parameters
+    assert parameters[-1] == "build_options"
     assert "delta-stepping" in minigr.sssp.__doc__
     assert set(minigr.__all__) >= {"bfs", "sssp", "pagerank", "color", "Graph", "load", "MinigrError"}
 
