@@ -1,6 +1,29 @@
-"""minigr: transform-based GPU graph analytics for Python."""
-from .graph import Graph
-from .io import load
-from .transforms.errors import CompileError, DeviceError, MinigrError
+"""minigr: transform-based GPU graph analytics for Python.
 
-__all__ = ["Graph", "load", "MinigrError", "CompileError", "DeviceError"]
+    import minigr
+    result = minigr.bfs("grid:scale=10", 0)   # or a Graph, a SciPy matrix, a networkx graph, a file
+    result.depth, result.parent, result.ms    # CuPy arrays on the GPU, NumPy on the CPU
+
+Names are imported on first use, so `import minigr` stays cheap: networkx imports
+it at its own start-up to read the backend's info (see minigr.nxinfo).
+"""
+import importlib
+
+# name -> the module (under minigr) that defines it
+_EXPORTS = {
+    "Graph": "graph", "load": "io",
+    "bfs": "primitives", "sssp": "primitives", "pagerank": "primitives", "color": "primitives",
+    "Result": "enactor",
+    "MinigrError": "transforms.errors", "CompileError": "transforms.errors", "DeviceError": "transforms.errors",
+}
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'minigr' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+
+
+def __dir__():
+    return sorted({*globals(), *_EXPORTS})

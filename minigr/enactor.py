@@ -18,6 +18,18 @@ class Result:
     edges_visited: int      # edges the operators touched (for MTEPS)
     extra: dict = dataclasses.field(default_factory=dict)  # e.g. {"num_colors": 7}
 
+    def __getattr__(self, name):
+        """The arrays and extras by name: result.depth, result.rank, result.num_colors."""
+        named = {**self.__dict__.get("values", {}), **self.__dict__.get("extra", {})}
+        if name in named:
+            return named[name]
+        raise AttributeError(f"this result has no {name!r}; it has {', '.join(named)}")
+
+    def to_host(self):
+        """This result with its arrays copied to NumPy on the host."""
+        from .graph import to_host
+        return dataclasses.replace(self, values={name: to_host(a) for name, a in self.values.items()})
+
 
 class Timer:
     """Elapsed milliseconds of a `with` block on a device."""

@@ -1,0 +1,220 @@
+"""minigr's networkx backend against networkx itself: the same answers, node order and
+exceptions on many graphs, declines where it cannot match, and networkx's own test modules
+passing with every call sent to minigr."""
+import json
+import os
+import random
+import subprocess
+import sys
+
+import networkx as nx
+import pytest
+
+from minigr.nxbackend import MinigrGraph, can_run, convert_from_nx, convert_to_nx
+from minigr.nxinfo import FUNCTIONS
+
+KINDS = (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph)
+
+
+def random_graph(kind, seed, n=40, m=90):
+    """Mixed node labels in no particular order, the last five nodes isolated, self-loops and
+    (in multigraphs) parallel edges; integer weights 1..4 ("weight", missing on some edges, so
+    shortest paths tie often), their float copies ("float_weight") and real weights ("real")."""
+    rng = random.Random(seed)
+    labels = [f"v{i}" if i % 3 == 0 else i * 7 % 101 for i in range(n)]
+    rng.shuffle(labels)
+    G = kind()
+    G.add_nodes_from(labels)
+    for _ in range(m):
+        u, v = rng.choice(labels[:-5]), rng.choice(labels[:-5])
+        weight = rng.randint(1, 4)
+        attributes = {"weight": weight} if rng.random() < 0.9 else {}
+        G.add_edge(u, v, float_weight=float(attributes.get("weight", 1)), real=rng.uniform(0.1, 10), **attributes)
+    return G
+
+
+GRAPHS = {f"{kind.__name__}_{seed}": lambda kind=kind, seed=seed: random_graph(kind, seed)
+          for kind in KINDS for seed in range(3)}
+GRAPHS.update({
+    "path": lambda: nx.path_graph(6),
+    "grid_tuples": lambda: nx.grid_2d_graph(6, 5),
+    "karate": nx.karate_club_graph,
+    "star_directed": lambda: nx.star_graph(30, create_using=nx.DiGraph),
+    "one_node": lambda: nx.empty_graph(1),
+    "complete": lambda: nx.complete_graph(7),
+})
+
+
+@pytest.fixture
+def on_device(device, monkeypatch):
+    """The backend runs on `device`; networkx's note about reusing cached conversions is off."""
+    monkeypatch.setenv("MINIGR_DEVICE", device)
+    with nx.config(warnings_to_ignore={"cache"}):
+        yield device
+
+
+def sources(G):
+    nodes = list(G)
+    return [nodes[0], nodes[len(nodes) // 2], nodes[-1]]
+
+
+def same_or_same_error(call):
+    """call(backend) for minigr and for networkx: equal results (dicts in the same order), or
+    the same exception type."""
+    outcomes = []
+    for backend in ("minigr", "networkx"):
+        try:
+            result = call(backend)
+            outcomes.append(list(result.items()) if isinstance(result, dict) else result)
+        except nx.NetworkXException as exc:
+            outcomes.append(type(exc))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name", GRAPHS)
+def test_bfs_functions_match_networkx(on_device, name):
+    G = GRAPHS[name]()
+    for s in sources(G):
+        for limit in (None, -1, 0, 1, 2.5):
+            same_or_same_error(lambda b: list(nx.bfs_edges(G, s, depth_limit=limit, backend=b)))
+            same_or_same_error(lambda b: nx.single_source_shortest_path_length(G, s, cutoff=limit, backend=b))
+        same_or_same_error(lambda b: list(nx.bfs_layers(G, s, backend=b)))
+        same_or_same_error(lambda b: list(nx.bfs_layers(G, [s, s], backend=b)))
+        if not G.is_directed():
+            same_or_same_error(lambda b: list(nx.bfs_edges(G, s, reverse=True, backend=b)))
+
+
+@pytest.mark.parametrize("name", GRAPHS)
+@pytest.mark.parametrize("weight", ["weight", "float_weight", None])
+def test_dijkstra_matches_networkx(on_device, name, weight):
+    """Values, their types (int or float), paths where several are shortest, and order."""
+    G = GRAPHS[name]()
+    nodes = list(G)
+    for s in sources(G):
+        for cutoff in (None, -1, 0, 3, 4.5):
+            same_or_same_error(lambda b: nx.single_source_dijkstra_path_length(G, s, cutoff, weight, backend=b))
+            minigr_result = nx.single_source_dijkstra(G, s, cutoff=cutoff, weight=weight, backend="minigr")
+            networkx_result = nx.single_source_dijkstra(G, s, cutoff=cutoff, weight=weight)
+            for got, expected in zip(minigr_result, networkx_result):
+                assert list(got.items()) == list(expected.items())
+                assert [type(x) for x in got.values()] == [type(x) for x in expected.values()]
+        for target in {s, *nodes[1:2], *nodes[-2:], "not a node"}:
+            same_or_same_error(lambda b: nx.single_source_dijkstra(G, s, target, weight=weight, backend=b))
+            same_or_same_error(lambda b: nx.single_source_dijkstra(G, s, target, cutoff=3, weight=weight, backend=b))
+
+
+@pytest.mark.parametrize("name", GRAPHS)
+def test_pagerank_matches_networkx(on_device, name):
+    """Unweighted, integer and real weights; personalization, nstart and dangling over part of
+    the nodes (the rest count 0)."""
+    G = GRAPHS[name]()
+    rng = random.Random(7)
+    nodes = list(G)
+    vectors = {"personalization": {v: rng.random() for v in nodes[::2]},
+               "nstart": {v: rng.random() for v in nodes[1::2] or nodes},
+               "dangling": {v: rng.random() for v in nodes[::3]}}
+    for weight in (None, "weight", "real"):
+        for keys in ((), ("personalization",), ("nstart",), ("dangling",), ("personalization", "dangling")):
+            options = {key: vectors[key] for key in keys}
+            got = nx.pagerank(G, weight=weight, tol=1e-10, max_iter=1000, backend="minigr", **options)
+            expected = nx.pagerank(G, weight=weight, tol=1e-10, max_iter=1000, **options)
+            assert list(got) == list(expected)
+            assert max(abs(got[v] - expected[v]) for v in nodes) < 1e-7, (weight, keys)
+
+
+def test_pagerank_empty_graph_and_no_convergence(on_device):
+    assert nx.pagerank(nx.DiGraph(), backend="minigr") == {}
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nx.pagerank(nx.gnp_random_graph(50, 0.1, seed=1, directed=True), tol=1e-15, max_iter=3, backend="minigr")
+
+
+def _weighted_path(value):
+    G = nx.path_graph(4, create_using=nx.DiGraph)
+    nx.set_edge_attributes(G, value, "weight")
+    return G
+
+
+DECLINED = {  # calls minigr cannot answer as networkx would: name -> (call, networkx's answer or error)
+    "weight function": (lambda G, b: nx.single_source_dijkstra(G, 0, weight=lambda u, v, d: 2, backend=b), None),
+    "sort_neighbors": (lambda G, b: list(nx.bfs_edges(G, 0, sort_neighbors=sorted, backend=b)), None),
+    "reverse on a directed graph": (lambda G, b: list(nx.bfs_edges(G.to_directed(), 2, reverse=True, backend=b)),
+                                    None),
+    "several sources": (lambda G, b: list(nx.bfs_layers(G, [0, 3], backend=b)), None),
+    "source not in graph": (lambda G, b: nx.single_source_shortest_path_length(G, 9, backend=b), nx.NodeNotFound),
+    "alpha 0": (lambda G, b: nx.pagerank(G, alpha=0, backend=b), None),
+    "max_iter 0": (lambda G, b: nx.pagerank(G, max_iter=0, backend=b), nx.PowerIterationFailedConvergence),
+    "zero personalization": (lambda G, b: nx.pagerank(G, personalization={9: 1}, backend=b), ZeroDivisionError),
+    "real weights": (lambda G, b: nx.single_source_dijkstra(_weighted_path(0.1), 0, backend=b), None),
+    "zero weights": (lambda G, b: nx.single_source_dijkstra_path_length(_weighted_path(0), 0, backend=b), None),
+    "negative weights": (lambda G, b: nx.single_source_dijkstra(_weighted_path(-1), 0, backend=b), None),
+    "negative cycle": (lambda G, b: nx.single_source_dijkstra(nx.DiGraph([(0, 1, {"weight": -2}), (1, 0, {})]),
+                                                               0, backend=b), ValueError),
+    "huge weights": (lambda G, b: nx.single_source_dijkstra_path_length(_weighted_path(2 ** 23), 0, backend=b),
+                     None),
+    "negative pagerank weights": (lambda G, b: nx.pagerank(_weighted_path(-1), backend=b), None),
+}
+
+
+@pytest.mark.parametrize("case", DECLINED)
+def test_declined_calls_go_to_networkx(on_device, case):
+    """backend="minigr" raises NotImplementedError; automatic dispatch (NETWORKX_BACKEND_PRIORITY
+    does the same) falls back to networkx, whose answer or error the caller gets."""
+    call, error = DECLINED[case]
+    G = nx.path_graph(5)
+    with pytest.raises(NotImplementedError):
+        call(G, "minigr")
+    if error is not None:
+        with pytest.raises(error), nx.config(backend_priority=["minigr"]):
+            call(G, None)
+    else:
+        with nx.config(backend_priority=["minigr"]):
+            assert call(G, None) == call(G, "networkx")
+
+
+def test_can_run_says_why():
+    G = nx.path_graph(3)
+    assert can_run("bfs_layers", (G, [0, 2]), {}) == "minigr.bfs starts from one source"
+    assert can_run("bfs_layers", (G, {1}), {}) is True
+    assert "weight functions" in can_run("single_source_dijkstra_path_length", (G, 0), {"weight": len})
+    assert "do not fit" in can_run("pagerank", (G,), {"no_such_option": 1})
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_conversion_round_trip(kind):
+    G = random_graph(kind, 5)
+    G.graph["name"] = "g"
+    converted = convert_from_nx(G, edge_attrs={"weight": 1}, preserve_graph_attrs=True)
+    assert isinstance(converted, MinigrGraph) and converted.is_directed() == G.is_directed()
+    assert converted.is_multigraph() == G.is_multigraph() and len(converted) == len(G) and list(converted) == list(G)
+    back = convert_to_nx(converted)
+    assert type(back) is type(G) and back.graph == G.graph and list(back) == list(G)
+    expected = sorted((str(u), str(v), d.get("weight", 1)) for u, v, d in G.edges(data=True))
+    got = sorted((str(u), str(v), d["weight"]) for u, v, d in back.edges(data=True))
+    if not G.is_directed():  # an undirected edge may come back as (v, u)
+        expected, got = ([tuple(sorted(e[:2])) + e[2:] for e in edges] for edges in (expected, got))
+    assert sorted(got) == sorted(expected)
+    assert convert_to_nx({"a": 1}) == {"a": 1}
+
+
+NETWORKX_TESTS = ["networkx.algorithms.link_analysis", "networkx.algorithms.shortest_paths",
+                  "networkx.algorithms.traversal", "networkx.algorithms.coloring"]
+
+
+def test_networkx_own_tests(device, tmp_path):
+    """networkx's test modules of the functions the backend claims pass with every call sent to
+    minigr (NETWORKX_TEST_BACKEND=minigr) and those minigr declines run by networkx
+    (NETWORKX_FALLBACK_TO_NX=True); minigr itself runs most calls of every claimed function."""
+    counts = tmp_path / "counts.json"
+    env = {**os.environ, "NETWORKX_TEST_BACKEND": "minigr", "NETWORKX_FALLBACK_TO_NX": "True",
+           "MINIGR_DEVICE": device, "MINIGR_NX_COUNTS": str(counts),
+           "PYTHONPATH": os.pathsep.join(filter(None, [os.path.dirname(__file__), os.environ.get("PYTHONPATH")]))}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "nx_backend_counter",
+                          "--pyargs", *NETWORKX_TESTS], env=env, cwd=tmp_path, capture_output=True, text=True)
+    summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr[-2000:]
+    assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
+    ran = json.loads(counts.read_text())
+    print(f"\nnetworkx's tests on minigr ({device}): {summary}; calls run by minigr / declined to networkx: "
+          + ", ".join(f"{name} {c['minigr']}/{c['networkx']}" for name, c in ran.items()))
+    assert set(ran) == set(FUNCTIONS)
+    for name, c in ran.items():
+        assert c["minigr"] > c["networkx"], f"{name}: minigr ran {c['minigr']} calls, networkx {c['networkx']}"
