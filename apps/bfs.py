@@ -2,13 +2,14 @@
 Direction-optimizing: push from small frontiers, pull (each unvisited vertex
 looks for one parent at the current depth, then stops) when the frontier's
 edges outweigh the unvisited ones (Beamer's alpha and beta). The choice is
-made on the device after each level, so the levels loop there too."""
+made on the device after each level (the other operator launches empty), so
+the levels loop there too."""
 import numpy
 
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
 from minigr.operators import advance, advance_pull
-from minigr.transforms import Functor
+from minigr.transforms import DeviceCount, Functor
 
 from ._checks import check_source
 
@@ -40,15 +41,17 @@ void apply(int src, int dst, long long edge, long long rank, long long out_idx, 
 }"""
 UNVISITED = "bool operator()(int v) const { return depth[v] < 0; }"
 # After each level: stop when the next is empty, else choose its direction.
-# direction = [pulling, edges of unvisited vertices].
+# direction = [pulling, edges of unvisited vertices, vertices to push, to pull]:
+# the operator not chosen gets a count of 0 and launches empty.
 NEXT_LEVEL = """bool operator()() const {
     const long long size = frontier.next_level(), edges = frontier.level_edges();
     direction[1] -= edges;
     if (direction[0]) direction[0] = size * beta >= n;
     else direction[0] = size * 4 * alpha >= n && edges * alpha > direction[1];
+    direction[2] = direction[0] ? 0 : size;
+    direction[3] = direction[0] ? n : 0;
     return size > 0;
 }"""
-PULLING = "bool operator()() const { return direction[0] != 0; }"
 ALPHA, BETA = 14, 24
 
 
@@ -74,19 +77,18 @@ class BFS(Problem):
         self.graph = graph
         self.depth = xp.empty(n, dtype=numpy.int32)
         self.parent = xp.empty(n, dtype=numpy.int32)
-        self.direction = xp.zeros(2, dtype=numpy.int64)
-        self.frontier = Frontier(n, graph.device, capacity=n)
+        self.direction = xp.zeros(4, dtype=numpy.int64)
+        self.frontier = Frontier(n, graph.device, capacity=n, edges=True)
         arrays = dict(depth=self.depth, parent=self.parent)
         push = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", **arrays)
         pull = Functor(PULL, filename="<bfs pull>", **arrays)
         unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
-        pulling = Functor(PULLING, filename="<bfs pulling>", direction=self.direction)
+        to_push, to_pull = (DeviceCount(self.direction, n, index) for index in (2, 3))
 
         def level():
             it = self.loop.iteration
-            self.loop.branch(pulling, lambda: advance_pull(graph, pull, unvisited, out=self.frontier, iteration=it),
-                             lambda: advance(graph, self.frontier, push, out=self.frontier, iteration=it,
-                                             unique=idempotent))
+            advance(graph, self.frontier, push, out=self.frontier, iteration=it, unique=idempotent, count=to_push)
+            advance_pull(graph, pull, unvisited, out=self.frontier, iteration=it, count=to_pull)
 
         self.start_loop(graph.device, level,
                         Functor(NEXT_LEVEL, filename="<bfs next level>", frontier=self.frontier.view,
@@ -97,6 +99,7 @@ class BFS(Problem):
         self.depth.fill(-1)
         self.parent.fill(-1)
         self.depth[source], self.parent[source] = 0, source
-        self.direction[0] = 0
+        self.direction.fill(0)
         self.direction[1] = self.graph.num_edges - (self.graph.row_offsets[source + 1] - self.graph.row_offsets[source])
+        self.direction[2] = 1
         self.frontier.reset(source)

@@ -101,12 +101,12 @@ class PageRank(Problem):
                          dangling_weight=self.dangling_weight, settings=self.settings)
         dangling_rank = Functor(DANGLING_RANK, filename="<pagerank dangling>", is_dangling=self.is_dangling,
                                 rank=self.rank)
-        self.dangling_rank = lambda: segreduce_transform(everything.offsets, dangling_rank, partition=everything,
-                                                         out=self.sums[1:2])
+        self.dangling_rank = lambda: segreduce_transform(everything.offsets, dangling_rank, total=n,
+                                                         partition=everything, out=self.sums[1:2])
 
         def iteration():
             neighbor_reduce(graph, gather, direction="in", out=self.pulled)
-            segreduce_transform(everything.offsets, update, partition=everything, out=self.sums[0:1])
+            segreduce_transform(everything.offsets, update, total=n, partition=everything, out=self.sums[0:1])
             self.dangling_rank()
 
         self.start_loop(graph.device, iteration,

@@ -28,15 +28,15 @@ DISTANCE = "double operator()(int v) const { return dist[v]; }"
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : 2147483647;
 }"""
-# Delta-stepping, after each iteration: the improved vertices split, go on
-# with the near ones; when none, raise the threshold and refill from far.
+# Delta-stepping, after each iteration: far's batch (if any) was split; go on
+# with the near bucket, and when it is empty raise the threshold and split the
+# far vertices next.
 NEXT_BUCKET = """bool operator()() const {
-    if (near.next_level() > 0) { refill[0] = 0; return true; }
+    far.drop_level();
+    if (near.next_level() > 0) return true;
     threshold[0] += delta;
-    refill[0] = 1;
     return far.next_level() > 0;
 }"""
-REFILL = "bool operator()() const { return refill[0] != 0; }"
 
 
 def sssp(graph, source, *, delta=None, loop="device"):
@@ -85,24 +85,18 @@ class SSSP(Problem):
         near, far, improved = (Frontier(n, graph.device) for _ in range(3))
         self.frontiers = [near, far, improved]
         self.threshold = xp.zeros(1, dtype=numpy.float64)
-        self.refill = xp.zeros(1, dtype=numpy.int32)
         self.delta = delta
         distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
-        refilling = Functor(REFILL, filename="<sssp refill>", refill=self.refill)
-
-        def refill():
-            split_near_far(far, distance, self.threshold, near=near, far=far)
-            near.next_level()
 
         def iteration():
-            self.loop.branch(refilling, refill)
             advance(graph, near, relax, out=improved, iteration=self.loop.iteration, unique=True)
             improved.next_level()
-            split_near_far(improved, distance, self.threshold, near=near, far=far)
+            for level in (improved, far):  # far's level holds vertices only after the threshold rose
+                split_near_far(level, distance, self.threshold, near=near, far=far)
 
         self.start_loop(graph.device, iteration,
                         Functor(NEXT_BUCKET, filename="<sssp next bucket>", near=near.view, far=far.view,
-                                threshold=self.threshold, refill=self.refill, delta=float(delta)))
+                                threshold=self.threshold, delta=float(delta)))
 
     def reset(self, source):
         self.dist.fill(numpy.inf)
@@ -112,7 +106,6 @@ class SSSP(Problem):
             frontier.reset()
         if len(self.frontiers) > 1:
             self.threshold.fill(self.delta)
-            self.refill.fill(0)
 
     def parents(self, source):
         parent = neighbor_reduce(self.graph, self.parent, direction="in", reduce="min", dtype=numpy.int32)

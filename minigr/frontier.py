@@ -16,9 +16,11 @@ FIELDS, HEAD, END, TAIL, SIZE, EDGES, NEXT_EDGES, NUMBER, OVERFLOW = 8, 0, 1, 2,
 
 # The device view that operators and conditions capture (see frontier.h).
 _VIEW = """__device__ int vertex(long long i) const { return minigr::level_vertex(*this, i); }
-__device__ void append(int v, long long edges) const { minigr::append_vertex(*this, v, edges); }
-__device__ void append_unique(int v, long long edges) const { minigr::append_unique(*this, v, edges); }
+__device__ void append(int v, long long edges) const { minigr::append_vertex<%(edges)s>(*this, v, edges); }
+__device__ void append_unique(int v, long long edges) const { minigr::append_unique<%(edges)s>(*this, v, edges); }
 __device__ long long next_level() const { return minigr::next_level(*this); }
+__device__ void drop_level() const { minigr::drop_level(*this); }
+__device__ long long size() const { return bounds[minigr::level::SIZE]; }
 __device__ long long level_edges() const { return bounds[minigr::level::EDGES]; }"""
 _NEXT_LEVEL = "void operator()(long long) const { frontier.next_level(); }"
 _NOT_EMPTY = "bool operator()() const { return frontier.next_level() > 0; }"
@@ -29,9 +31,10 @@ _SEED_ONE = "void operator()(long long) const { frontier.append_unique(v, 0); }"
 class Frontier:
     """Vertex ids in [0, num_vertices): a ring of `capacity` ids (default twice
     the vertex count, enough for a level and the next when each holds a vertex
-    at most once; unique appends ensure that)."""
+    at most once; unique appends ensure that). edges: keep the out-edge count
+    of each level (what advance appends says it), for direction choices."""
 
-    def __init__(self, num_vertices, device=None, capacity=None):
+    def __init__(self, num_vertices, device=None, capacity=None, edges=False):
         self.num_vertices = int(num_vertices)
         self.device = resolve_device(device)
         self.xp = array_module(self.device)
@@ -39,7 +42,7 @@ class Frontier:
         self.ids = self.xp.empty(self.capacity, dtype=numpy.int32)
         self.stamps = self.xp.full(max(self.num_vertices, 1), -1, dtype=numpy.int32)
         self.bounds = self.xp.zeros(FIELDS, dtype=numpy.int64)
-        self.view = Functor(_VIEW, filename="<frontier>", headers=(HEADER,), ids=self.ids, bounds=self.bounds,
+        self.view = Functor(_VIEW % {"edges": "true" if edges else "false"}, filename="<frontier>", headers=(HEADER,), ids=self.ids, bounds=self.bounds,
                             stamps=self.stamps, capacity=numpy.int64(self.capacity))
         self.size = DeviceCount(self.bounds, min(self.capacity, max(self.num_vertices, 1)), SIZE)
 
@@ -55,9 +58,8 @@ class Frontier:
         duplicates dropped) the current level, with an empty next one. One
         vertex needs no copy to the device."""
         one = isinstance(ids, (int, numpy.integer))
-        checked = numpy.asarray([ids] if one else ids).ravel()
-        if not one and self.device == "gpu" and type(ids).__module__.startswith("cupy"):
-            checked = ids.ravel()  # checked on the device, then read
+        on_device = type(ids).__module__.startswith("cupy")  # checked there, then read
+        checked = ids.ravel() if on_device else numpy.asarray([ids] if one else ids).ravel()
         if len(checked) and (int(checked.min()) < 0 or int(checked.max()) >= self.num_vertices):
             raise MinigrError(f"frontier ids must be in [0, {self.num_vertices}), got "
                               f"{int(checked.min())}..{int(checked.max())}")

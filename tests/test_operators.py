@@ -64,7 +64,7 @@ def test_advance_push(graph, use_frontier, output, device_iteration):
     n = graph.num_vertices
     ids = random_frontier(graph, rng) if use_frontier else numpy.arange(n, dtype=numpy.int32)
     frontier = Frontier.from_ids(ids, n, graph.device) if use_frontier else None
-    out = Frontier(n, graph.device, capacity=max(graph.num_edges, 1)) if output else None
+    out = Frontier(n, graph.device, capacity=max(graph.num_edges, 1), edges=True) if output else None
     op, arrays = record_op(graph)
     iteration = graph.xp.full(1, 7, numpy.int32) if device_iteration else 7
     advance(graph, frontier, op, out=out, iteration=iteration)

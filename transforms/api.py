@@ -98,18 +98,21 @@ def transform(n, f):
     launch(device, [param], [arg], [f], calls, _grid(device, bound), BLOCK)
 
 
-def segment_transform(n, bounds, f):
+def segment_transform(n, bounds, f, group=1):
     """Calls f(item, seg, rank) for every item of every segment seg in [0, n),
     where bounds(seg, begin, end) sets segment seg's items [begin, end) (two
     long long references) and rank = item - begin; n an int or a DeviceCount.
     Big segments are walked by a block, mid-sized ones by a warp, small ones
-    by a thread (see segments.cuh): one kernel, no scan."""
+    by a group of `group` threads (a power of two up to 32; see segments.cuh):
+    one kernel, no scan. The CPU walks each segment in turn."""
     device = call_device([bounds, f])
     param, arg, bound = _size(device, n)
+    if group not in (1, 2, 4, 8, 16, 32):
+        raise MinigrError(f"group must be a power of two from 1 to 32, got {group!r}")
     if bound == 0:
         return
-    calls = {"gpu": f"minigr::segments<{BLOCK}>(n, f0, f1)", "cpu": "minigr::segments(n, f0, f1)"}
-    launch(device, [param], [arg], [bounds, f], calls, _grid(device, bound), BLOCK)
+    calls = {"gpu": f"minigr::segments<{BLOCK}, {group}>(n, f0, f1)", "cpu": "minigr::segments(n, f0, f1)"}
+    launch(device, [param], [arg], [bounds, f], calls, _grid(device, bound * group), BLOCK)
 
 
 def scan_transform(n, count):

@@ -3,7 +3,6 @@ or in-neighbours. Over every vertex: load-balanced (a segmented reduction over
 the rows, their partition found once), or on low-degree graphs a group of
 threads per vertex looping over its edges. Over a frontier's level: a thread,
 warp or block per vertex by degree, combining atomically."""
-import math
 from pathlib import Path
 
 import numpy
@@ -12,6 +11,7 @@ from ..frontier import HEADER as FRONTIER_HEADER
 from ..transforms import Functor, segment_transform, segreduce_transform, transform
 from ..transforms.api import reduction
 from ..transforms.functor import c_type
+from .groups import group_size
 
 HEADERS = (FRONTIER_HEADER, Path(__file__).parent / "kernels" / "neighbor_reduce.h")
 # Over every vertex, a group of threads per vertex when no vertex has more
@@ -57,7 +57,7 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
         segment_transform(frontier.size, Functor(_BOUNDS, filename="<neighbor_reduce bounds>", headers=HEADERS,
                                                  frontier=frontier.view, row_offsets=g.row_offsets),
                           Functor(_COMBINE % ctype, filename="<neighbor_reduce>", headers=HEADERS, out=out,
-                                  combine=combine, frontier=frontier.view, **captures))
+                                  combine=combine, frontier=frontier.view, **captures), group_size(g))
         return out
     if strategy is None:
         strategy = "thread_mapped" if g.max_out_degree <= GROUP_MAX_DEGREE else "lbs"
@@ -68,16 +68,8 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
     if strategy != "thread_mapped":
         raise ValueError(f"strategy must be 'lbs' or 'thread_mapped', got {strategy!r}")
     n = g.num_vertices
-    group = _group_size(g)
+    group = group_size(g)
     items = n if group == 1 else -(-n * group // 32) * 32  # whole warps: every lane reaches the shuffle
     transform(items, Functor(_GROUP % (group, ctype), filename="<neighbor_reduce thread-mapped>", headers=HEADERS,
                              combine=combine, identity=identity, out=out, n=numpy.int64(n), **captures))
     return out
-
-
-def _group_size(graph):
-    """Threads per vertex: the power of two nearest half the mean degree, 1 to 32
-    (1 on the CPU). Measured on an H100: 2 on grid_22 (mean 3), 8 on rgg_n22 (14.5)."""
-    if graph.device == "cpu" or graph.num_edges < 2 * max(graph.num_vertices, 1):
-        return 1
-    return min(32, 2 ** round(math.log2(graph.num_edges / graph.num_vertices / 2)))

@@ -1,7 +1,8 @@
 """Push advance over a frontier's current level: a segment per vertex (its
-out-edges), walked by a thread, a warp or a block by size, in one kernel on a
-fixed grid whose size the level's count on the device does not change."""
+out-edges), walked by a group of threads, a warp or a block by size, in one
+kernel on a fixed grid whose size the level's count on the device does not change."""
 from ...transforms import Functor, segment_transform
+from ..groups import group_size
 from .glue import HEADERS, captures, output_kind
 
 _BOUNDS = """__device__ void operator()(long long s, long long& begin, long long& end) const {
@@ -12,10 +13,10 @@ _EDGE = """__device__ void operator()(long long edge, long long s, long long ran
 }"""
 
 
-def advance_level(graph, frontier, op, out, iteration, unique):
+def advance_level(graph, frontier, op, out, iteration, unique, count):
     """out_idx is -1; the order of appends is unspecified."""
     bounds = Functor(_BOUNDS, filename="<advance bounds>", headers=HEADERS, frontier=frontier.view,
                      row_offsets=graph.row_offsets)
     edge = Functor(_EDGE % output_kind(out, unique), filename="<advance push>", headers=HEADERS,
                    frontier=frontier.view, **captures(graph, op, out, iteration))
-    segment_transform(frontier.size, bounds, edge)
+    segment_transform(frontier.size if count is None else count, bounds, edge, group_size(graph))

@@ -31,9 +31,10 @@ __device__ __forceinline__ int level_vertex(const Q& q, long long i)
     return q.ids[ring_index(q, q.bounds[level::HEAD] + i)];
 }
 
-// Appends v to the next level; `edges` (its out-degree, below 2^26 counts
-// exactly) feeds the level's edge count, which direction choices read.
-template <class Q>
+// Appends v to the next level; with EDGES, `edges` (its out-degree, below
+// 2^26 counts exactly) feeds the level's edge count, which direction choices
+// read (without, loads that compute it are dropped by the compiler).
+template <bool EDGES, class Q>
 __device__ __forceinline__ void append_vertex(const Q& q, int v, long long edges)
 {
     const long long position = aggregated_increment(&q.bounds[level::TAIL]);
@@ -42,17 +43,27 @@ __device__ __forceinline__ void append_vertex(const Q& q, int v, long long edges
         return;
     }
     q.ids[ring_index(q, position)] = v;
-    aggregated_add(&q.bounds[level::NEXT_EDGES], (unsigned)min(edges, 1LL << 26));
+    if (EDGES) aggregated_add(&q.bounds[level::NEXT_EDGES], (unsigned)min(edges, 1LL << 26));
 }
 
 // Appends v unless this level already has it (the stamps remember each
 // vertex's last level).
-template <class Q>
+template <bool EDGES, class Q>
 __device__ __forceinline__ void append_unique(const Q& q, int v, long long edges)
 {
     const int number = (int)q.bounds[level::NUMBER];
     if (q.stamps[v] == number || atomicExch(&q.stamps[v], number) == number) return;
-    append_vertex(q, v, edges);
+    append_vertex<EDGES>(q, v, edges);
+}
+
+// Empties the current level (its vertices were dealt with); appends stay. One thread.
+template <class Q>
+__device__ void drop_level(const Q& q)
+{
+    q.bounds[level::HEAD] = ring_index(q, q.bounds[level::END]);
+    q.bounds[level::TAIL] = q.bounds[level::HEAD] + (q.bounds[level::TAIL] - q.bounds[level::END]);
+    q.bounds[level::END] = q.bounds[level::HEAD];
+    q.bounds[level::SIZE] = 0;
 }
 
 // Makes the appended vertices the current level; returns its size. One thread.
