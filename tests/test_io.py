@@ -213,12 +213,12 @@ def test_weight_modes(tmp_path):
 def parse_calls(monkeypatch):
     """Counts calls of the Matrix Market parser."""
     calls = []
-    real = io._parse_matrix_market
+    real = io.matrix_market.read
 
     def counting(path):
         calls.append(path)
         return real(path)
-    monkeypatch.setattr(io, "_parse_matrix_market", counting)
+    monkeypatch.setattr(io.matrix_market, "read", counting)
     return calls
 
 
@@ -287,7 +287,7 @@ def test_cache_off_and_unwritable_folder(tmp_path, parse_calls, monkeypatch):
 
     def refuse(*args, **kwargs):
         raise PermissionError("read-only folder")
-    monkeypatch.setattr(io.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(io.binary.tempfile, "mkstemp", refuse)
     same_as_scipy(load(path, device="cpu"), path)
     assert os.listdir(tmp_path) == ["g.mtx"]
 
@@ -297,7 +297,7 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
 
     def fail(src, dst):
         raise OSError("disk full")
-    monkeypatch.setattr(io.os, "replace", fail)
+    monkeypatch.setattr(io.binary.os, "replace", fail)
     with pytest.raises(OSError):
         io.save(g, tmp_path / "g.mgr")
     assert os.listdir(tmp_path) == []
