@@ -8,6 +8,7 @@ import scipy.io
 import scipy.sparse as sp
 
 from minigr import Graph, MinigrError, generators, io, load
+from minigr.transforms import files
 
 BANNER = "%%MatrixMarket matrix coordinate {} {}\n"
 
@@ -371,7 +372,7 @@ def test_cache_off_and_unwritable_folder(tmp_path, parse_calls, monkeypatch):
 
     def refuse(*args, **kwargs):
         raise PermissionError("read-only folder")
-    monkeypatch.setattr(io.binary.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(files.tempfile, "mkstemp", refuse)
     same_as_scipy(load(path, device="cpu"), path)
     assert os.listdir(tmp_path) == ["g.mtx"]
 
@@ -381,7 +382,7 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
 
     def fail(src, dst):
         raise OSError("disk full")
-    monkeypatch.setattr(io.binary.os, "replace", fail)
+    monkeypatch.setattr(files.os, "replace", fail)
     with pytest.raises(OSError):
         io.save(g, tmp_path / "g.mgr")
     assert os.listdir(tmp_path) == []

@@ -7,7 +7,6 @@ arrays are read straight into place."""
 import json
 import os
 import struct
-import tempfile
 import zlib
 
 import numpy as np
@@ -15,6 +14,7 @@ import numpy as np
 from ..arrays import to_host
 from ..graph import Graph
 from ..transforms.errors import MinigrError
+from ..transforms.files import write_atomically
 
 SUFFIX = ".mgr"
 FORMAT_VERSION = 1
@@ -74,8 +74,7 @@ def _arrays(graph):
 
 
 def _write(path, graph, meta):
-    """Write `graph` (on the CPU) with `meta` in its header to a temporary file in the
-    destination folder, then rename it into place: readers never see a partial file."""
+    """Write `graph` (on any device) with `meta` in its header, whole or not at all."""
     header = json.dumps({"num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
                          "directed": graph.directed, "weighted": graph.weights is not None,
                          **meta}).encode()
@@ -83,18 +82,13 @@ def _write(path, graph, meta):
     crc = zlib.crc32(header)
     for array in arrays:
         crc = zlib.crc32(array, crc)
-    folder, name = os.path.split(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(PREFIX.pack(MAGIC, FORMAT_VERSION, len(header), crc))
-            f.write(header)
-            for array in arrays:
-                f.write(array.data)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+
+    def contents(f):
+        f.write(PREFIX.pack(MAGIC, FORMAT_VERSION, len(header), crc))
+        f.write(header)
+        for array in arrays:
+            f.write(array.data)
+    write_atomically(path, contents)
 
 
 def _read_header(f, path):

@@ -17,8 +17,6 @@ import warnings
 from collections import namedtuple
 
 import numpy as np
-import pyarrow
-import pyarrow.csv
 
 from ..transforms.errors import MinigrError
 
@@ -28,8 +26,6 @@ CHUNK_BYTES = 16 << 20  # measured: larger chunks copy slower, smaller ones thre
 # np.float64 for the value column; ids must lie in [low, high] (high None: unbounded); comment:
 # the character that starts one; count: how many entries the file announces, or None.
 Layout = namedtuple("Layout", "names value_type low high comment count")
-
-_ARROW_TYPES = {np.int64: pyarrow.int64(), np.float64: pyarrow.float64()}
 
 
 def open_binary(path):
@@ -77,12 +73,14 @@ def _chunks(f, head):
 
 
 def _read_regular(chunk, layout):
-    """The columns of a regular chunk through pyarrow, or None when it refuses the chunk."""
+    """The columns of a regular chunk through pyarrow, or None when it refuses the chunk.
+    (pyarrow is imported here, on first use: generator specs do not need its 0.1 s.)"""
+    import pyarrow
+    import pyarrow.csv
     delimiter = "\t" if b"\t" in chunk[:4096] else " "
     # int32 ids parse faster; larger ones could not be vertex ids anyway (the irregular path
-    # reads them, and the checks name them)
-    types = [pyarrow.int32(), pyarrow.int32()] + ([_ARROW_TYPES[layout.value_type]]
-                                                  if len(layout.names) == 3 else [])
+    # reads them, and the checks name them). With two names, zip leaves the value type out.
+    types = [pyarrow.int32(), pyarrow.int32(), pyarrow.from_numpy_dtype(layout.value_type)]
     try:
         table = pyarrow.csv.read_csv(
             pyarrow.BufferReader(chunk),
@@ -92,7 +90,7 @@ def _read_regular(chunk, layout):
             convert_options=pyarrow.csv.ConvertOptions(
                 column_types=dict(zip(layout.names, types)), null_values=[],
                 strings_can_be_null=False, quoted_strings_can_be_null=False))
-    except pyarrow.ArrowInvalid:  # irregular text, or an empty chunk
+    except pyarrow.ArrowException:  # irregular text, or an empty chunk
         return None
     return [column.to_numpy() for column in table.columns]
 
