@@ -15,7 +15,7 @@ import numpy as np
 from . import io, validate
 from .graph import to_host
 from .transforms.backend import gpu_unavailable_reason, resolve_device
-from .transforms.errors import MinigrError
+from .transforms.errors import DeviceError, MinigrError
 from .transforms.files import write_atomically
 
 DEFAULT_GRAPH = "kron:scale=18,edge_factor=16,seed=1"
@@ -156,8 +156,11 @@ def _add_primitive(commands, name, primitive):
 def _run_primitive(name, primitive, args):
     """Check the input, then one warm-up and --runs timed runs of the app; report them.
     Returns 1 when a validation failed."""
-    graph, source = _checked_input(name, primitive, args)
-    graph = graph.to(_device(args.device))
+    graph, source, complaint = _checked_input(name, primitive, args)
+    if isinstance(complaint, DeviceError):
+        raise complaint
+    if complaint:
+        print(complaint, file=sys.stderr)
     options = {dest: getattr(args, dest) for dest in primitive.dests}
     app = getattr(importlib.import_module(f"{__package__}.apps.{name}"), name)
     run = functools.partial(app, graph, *([source] if primitive.sourced else []), **options)
@@ -180,23 +183,25 @@ def _run_primitive(name, primitive, args):
 
 
 def _checked_input(name, primitive, args):
-    """The graph (on the CPU) and the source, after checking everything the user could have
-    got wrong, before any GPU work: numbers, --output, the file, source, weights, direction."""
+    """(graph, source, complaint of _device): the graph loaded or generated on the device it runs
+    on, after checking everything the user could have got wrong: numbers and --output before
+    any work, then the file, source, weights, direction."""
     for dest, (ok, what) in LIMITS.items():
         if dest in vars(args) and not ok(vars(args)[dest]):
             raise MinigrError(f"--{dest.replace('_', '-')} must be {what}, got {vars(args)[dest]}")
     if args.output:
         _check_writable(args.output)
+    device, complaint = _device(args.device)
     graph = io.load(args.graph, directed=args.directed, symmetrize=args.symmetrize,
                     remove_self_loops=args.remove_self_loops, remove_duplicates=args.remove_duplicates,
-                    weights=args.weights, weight_seed=args.weight_seed, cache=args.cache, device="cpu")
+                    weights=args.weights, weight_seed=args.weight_seed, cache=args.cache, device=device)
     if primitive.needs == "weights" and graph.weights is None:
         raise MinigrError(f"{name} needs edge weights and {args.graph} has none; pass --weights random "
                           "(integers 1..64) or give a weighted file")
     if primitive.needs == "undirected" and graph.directed:
         raise MinigrError(f"{name} needs an undirected graph and {args.graph} is directed; pass --symmetrize "
                           "to add the reverse edges (or --undirected if its edges are symmetric already)")
-    return graph, _source(graph, args) if primitive.sourced else None
+    return graph, _source(graph, args) if primitive.sourced else None, complaint
 
 
 def _source(graph, args):
@@ -205,7 +210,7 @@ def _source(graph, args):
     if args.source is None:
         if n == 0:
             raise MinigrError(f"{args.graph} has no vertices, so there is no source to start from")
-        return int(np.argmax(graph.out_degrees()))
+        return int(graph.out_degrees().argmax())
     if not 0 <= args.source < n:
         ids = f"ids 0 to {n - 1}" if n else "no ids at all"
         raise MinigrError(f"--source {args.source} is out of range: {args.graph} has {n} vertices ({ids})")
@@ -213,13 +218,18 @@ def _source(graph, args):
 
 
 def _device(choice):
-    """--device, else $MINIGR_DEVICE, else the GPU when present; without one, says so once on
-    stderr and uses the CPU."""
+    """(device, complaint): where to load and run, and what to tell the user once the input is
+    known to be good. --device, else $MINIGR_DEVICE, else the GPU when present. Without a GPU:
+    the CPU, with a note (none was asked for) or a DeviceError (one was), so that input errors
+    read the same on machines with and without one."""
+    try:
+        device = resolve_device(choice)
+    except DeviceError as exc:
+        return "cpu", exc
     reason = gpu_unavailable_reason()
     if choice is None and not os.environ.get("MINIGR_DEVICE") and reason:
-        print(f"minigr: no GPU here ({reason}); running on the CPU", file=sys.stderr)
-        return "cpu"
-    return resolve_device(choice)
+        return device, f"minigr: no GPU here ({reason}); running on the CPU"
+    return device, None
 
 
 RECORD_KEYS = ("graph", "primitive", "vertices", "edges", "source", "ms", "MTEPS", "iterations",

@@ -1,32 +1,15 @@
 """Graph: a CSR adjacency on one device, with a transpose built on demand."""
 import functools
-import os
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse
 
+from .arrays import from_any, on_device, sort, to_host
 from .transforms.api import Partition
 from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
 
 MAX_VERTICES = np.iinfo(np.int32).max  # column indices are int32
-
-
-def to_host(array):
-    """A NumPy view/copy of a NumPy or CuPy array (lists and scalars go through np.asarray)."""
-    if type(array).__module__.startswith("cupy"):
-        return array.get()
-    return np.asarray(array)
-
-
-def _move(array, device):
-    """`array` on `device` (no copy when it is already there)."""
-    if array is None:
-        return None
-    if device == "cpu":
-        return to_host(array)
-    return array_module(device).asarray(array)
 
 
 class Graph:
@@ -42,9 +25,9 @@ class Graph:
         """Wrap CSR arrays that are already valid (use the from_* constructors to validate)."""
         self.device = device
         self.xp = array_module(device)
-        self.row_offsets = _move(row_offsets, device)
-        self.col_indices = _move(col_indices, device)
-        self.weights = _move(weights, device)
+        self.row_offsets = on_device(row_offsets, device)
+        self.col_indices = on_device(col_indices, device)
+        self.weights = on_device(weights, device)
         self.directed = bool(directed)
         self._reverse = None
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
@@ -82,8 +65,7 @@ class Graph:
     def edge_sources(self):
         """Source vertex of every stored edge (int64, on the graph's device): the CSR rows
         expanded to one entry per edge."""
-        xp = self.xp
-        return xp.searchsorted(self.row_offsets, xp.arange(self.num_edges), side="right") - 1
+        return _edge_rows(self.xp, self.row_offsets, self.num_edges)
 
     def reverse(self):
         """The transpose (in-neighbours as CSR, i.e. the CSC of this graph), built once and
@@ -119,11 +101,15 @@ class Graph:
                                         to_host(self.row_offsets)), shape=(n, n), copy=True)
 
     # ---- constructors -------------------------------------------------------------------
+    # Arrays may come from any library (see arrays.from_any); they are moved once to the
+    # device the graph goes to, and the CSR is built there, by the same NumPy/CuPy code.
 
     @classmethod
     def from_edges(cls, src, dst, weights=None, *, num_vertices=None, directed=True,
                    symmetrize=False, remove_self_loops=False, remove_duplicates=False, device=None):
-        """A graph from edge arrays src[i] -> dst[i] (NumPy, CuPy or sequences; 0-based ids).
+        """A graph from edge arrays src[i] -> dst[i] (0-based ids): NumPy, CuPy, anything with
+        __cuda_array_interface__ or __dlpack__ (PyTorch, JAX), or sequences. GPU arrays stay
+        on the GPU when the graph goes there.
 
         num_vertices defaults to the largest id + 1. symmetrize adds the reverse of every
         non-loop edge and makes the graph undirected; directed=False without it requires the
@@ -131,44 +117,48 @@ class Graph:
         pair, with the smallest of its weights.
         """
         device = resolve_device(device)
-        src, dst = _id_array(src, "src"), _id_array(dst, "dst")
+        xp = array_module(device)
+        src, dst = _id_array(src, "src", xp), _id_array(dst, "dst", xp)
         if len(src) != len(dst):
             raise MinigrError(f"src and dst lengths differ: {len(src)} vs {len(dst)}")
-        weights = _weight_array(weights, len(src))
+        weights = _weight_array(weights, len(src), xp)
         n = _vertex_count(num_vertices, src, dst)
         for name, ids in (("src", src), ("dst", dst)):
-            _check_ids(ids, n, name)
+            _check_ids(xp, ids, n, name)
         return cls._build(src, dst, weights, n, directed=directed, symmetrize=symmetrize,
                           remove_self_loops=remove_self_loops,
                           remove_duplicates=remove_duplicates, device=device)
 
     @classmethod
     def from_csr(cls, row_offsets, col_indices, weights=None, *, directed=True, device=None):
-        """A graph from CSR arrays, validated; columns are sorted within rows if they are not.
-        directed=False requires the adjacency to be symmetric."""
+        """A graph from CSR arrays (any array library, as for from_edges), validated; columns
+        are sorted within rows if they are not. directed=False requires the adjacency to be
+        symmetric."""
         device = resolve_device(device)
-        row_offsets = _id_array(row_offsets, "row_offsets")
-        col_indices = _id_array(col_indices, "col_indices")
+        xp = array_module(device)
+        row_offsets = _id_array(row_offsets, "row_offsets", xp)
+        col_indices = _id_array(col_indices, "col_indices", xp)
         if len(row_offsets) == 0:
             raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
-        if row_offsets[0] != 0:
-            raise MinigrError(f"row_offsets must start at 0, got {row_offsets[0]}")
-        counts = np.diff(row_offsets)
-        if (counts < 0).any():
-            row = int(np.flatnonzero(counts < 0)[0])
+        if int(row_offsets[0]) != 0:
+            raise MinigrError(f"row_offsets must start at 0, got {int(row_offsets[0])}")
+        counts = xp.diff(row_offsets)
+        if bool((counts < 0).any()):
+            row = int(xp.flatnonzero(counts < 0)[0])
             raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
-                              f"count ({counts[row]})")
-        if row_offsets[-1] != len(col_indices):
-            raise MinigrError(f"row_offsets ends at {row_offsets[-1]} but col_indices has "
+                              f"count ({int(counts[row])})")
+        if int(row_offsets[-1]) != len(col_indices):
+            raise MinigrError(f"row_offsets ends at {int(row_offsets[-1])} but col_indices has "
                               f"{len(col_indices)} entries; they must be equal")
         n = _vertex_count(len(row_offsets) - 1)
-        _check_ids(col_indices, n, "col_indices")
-        weights = _weight_array(weights, len(col_indices))
-        rows = np.repeat(np.arange(n, dtype=np.int64), counts)
+        _check_ids(xp, col_indices, n, "col_indices")
+        weights = _weight_array(weights, len(col_indices), xp)
+        rows = _edge_rows(xp, row_offsets, len(col_indices))
         unsorted = (col_indices[1:] < col_indices[:-1]) & (rows[1:] == rows[:-1])
-        if unsorted.any() or not directed:
+        if bool(unsorted.any()) or not directed:
             return cls._build(rows, col_indices, weights, n, directed=directed, device=device)
-        return cls(row_offsets, col_indices.astype(np.int32), weights, directed=True, device=device)
+        return cls(row_offsets.astype(np.int64), col_indices.astype(np.int32), weights,
+                   directed=True, device=device)
 
     @classmethod
     def from_scipy(cls, matrix, *, weighted=True, **options):
@@ -202,10 +192,14 @@ class Graph:
     @classmethod
     def _build(cls, src, dst, weights, n, *, directed=True, symmetrize=False,
                remove_self_loops=False, remove_duplicates=False, device="cpu"):
-        """Shape checked int64 host edge arrays into a sorted CSR Graph on `device`.
+        """Checked edge arrays (already on `device`) into a sorted CSR Graph there.
 
-        Edges become keys src << shift | dst, whose sorted order is the CSR order."""
+        Edges become int64 keys src << shift | dst, whose sorted order is the CSR order:
+        one sort (two with weights: by weight, then stably by key, so each pair's smallest
+        weight comes first), then the row offsets by binary search."""
+        xp = array_module(device)
         shift = max(n - 1, 0).bit_length()
+        src, dst = src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False)
         if remove_self_loops:
             keep = src != dst
             src, dst = src[keep], dst[keep]
@@ -213,44 +207,51 @@ class Graph:
         key = src << shift | dst
         if symmetrize:
             other = src != dst
-            key = np.concatenate([key, dst[other] << shift | src[other]])
+            key = xp.concatenate([key, dst[other] << shift | src[other]])
             if weights is not None:
-                weights = np.concatenate([weights, weights[other]])
+                weights = xp.concatenate([weights, weights[other]])
             directed = False
-        key, weights = _sorted_keys(key, weights, remove_duplicates)
-        if not directed and not symmetrize and not _is_symmetric(key, weights, shift):
+        del src, dst
+        key, weights = _sorted_keys(xp, key, weights)
+        if remove_duplicates and len(key):
+            first = xp.concatenate([xp.ones(1, bool), key[1:] != key[:-1]])
+            key = key[first]
+            weights = None if weights is None else weights[first]
+        if not directed and not symmetrize and not _is_symmetric(xp, key, weights, shift):
             raise MinigrError("the edges are not symmetric, so the graph cannot be undirected; "
                               "pass symmetrize=True to add the reverse edges")
-        row_offsets = np.searchsorted(key, np.arange(n + 1, dtype=np.int64) << shift)
+        row_offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) << shift)
         col_indices = (key & ((1 << shift) - 1)).astype(np.int32)
         return cls(row_offsets, col_indices, weights, directed=directed, device=device)
 
 
-def _id_array(ids, name):
-    """A 1-D int64 host array of vertex ids or offsets."""
-    ids = to_host(ids)
+def _id_array(ids, name, xp):
+    """A 1-D integer array of vertex ids or offsets on the device of `xp`."""
+    ids = on_device(from_any(ids, name), "cpu" if xp is np else "gpu")
     if ids.ndim != 1:
         raise MinigrError(f"{name} must be one-dimensional, got shape {ids.shape}")
-    if ids.size and not np.issubdtype(ids.dtype, np.integer):
+    if ids.size and ids.dtype.kind not in "iu":
         raise MinigrError(f"{name} must hold integers, got dtype {ids.dtype}")
-    return ids.astype(np.int64, copy=False)
+    return ids if ids.size else ids.astype(np.int64)
 
 
-def _weight_array(weights, count):
-    """A float32 host array of `count` finite weights, or None."""
+def _weight_array(weights, count, xp):
+    """A float32 array of `count` finite weights on the device of `xp`, or None."""
     if weights is None:
         return None
-    weights = to_host(weights)
+    weights = on_device(from_any(weights, "weights"), "cpu" if xp is np else "gpu")
     if weights.shape != (count,):
         raise MinigrError(f"weights must have one entry per edge ({count}), got shape "
                           f"{weights.shape}")
+    if weights.dtype.kind not in "biuf":
+        raise MinigrError(f"weights must hold numbers, got dtype {weights.dtype}")
     with np.errstate(over="ignore"):
         as_float32 = weights.astype(np.float32)
-    bad = ~np.isfinite(as_float32)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    bad = ~xp.isfinite(as_float32)
+    if bool(bad.any()):
+        i = int(xp.flatnonzero(bad)[0])
         raise MinigrError(f"weights must be finite float32 values, but weights[{i}] is "
-                          f"{weights[i]}")
+                          f"{weights[i].item()}")
     return as_float32
 
 
@@ -265,45 +266,31 @@ def _vertex_count(n, *id_arrays):
     return int(n)
 
 
-def _check_ids(ids, n, name):
-    if ids.size and (ids.min() < 0 or ids.max() >= n):  # two reductions, no temporaries
-        i = int(np.flatnonzero((ids < 0) | (ids >= n))[0])
-        raise MinigrError(f"{name}[{i}] = {ids[i]} is out of range for {n} vertices "
+def _check_ids(xp, ids, n, name):
+    if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= n):  # two reductions, no temporaries
+        i = int(xp.flatnonzero((ids < 0) | (ids >= n))[0])
+        raise MinigrError(f"{name}[{i}] = {int(ids[i])} is out of range for {n} vertices "
                           f"(ids are 0 to {n - 1})")
 
 
-def _sorted_keys(key, weights, remove_duplicates):
-    """Edge keys sorted, with their weights; with remove_duplicates, one key per
-    (src, dst) pair carrying the pair's smallest weight."""
+def _edge_rows(xp, row_offsets, count):
+    """The row of each of the `count` entries a CSR's row_offsets describe (int64)."""
+    return xp.searchsorted(row_offsets, xp.arange(count, dtype=np.int64), side="right") - 1
+
+
+def _sorted_keys(xp, key, weights):
+    """Edge keys sorted; with weights, equal keys ordered by weight (smallest first)."""
     if weights is None:
-        key = _parallel_sort(key)
-    else:
-        order = np.argsort(key, kind="stable")
-        key, weights = key[order], weights[order]
-    if remove_duplicates and key.size:
-        first = np.concatenate([[True], key[1:] != key[:-1]])
-        if weights is not None:
-            weights = np.minimum.reduceat(weights, np.flatnonzero(first))
-        key = key[first]
-    return key, weights
+        return sort(xp, key), None
+    order = xp.argsort(weights, kind="stable")
+    order = order[xp.argsort(key[order], kind="stable")]
+    return key[order], weights[order]
 
 
-def _parallel_sort(key):
-    """np.sort using every core: pieces sorted in threads (NumPy releases the GIL), then
-    merged by a stable sort, which merges presorted runs in near-linear time."""
-    pieces = np.array_split(key, os.cpu_count() or 1)
-    if key.size < (1 << 20) or len(pieces) == 1:
-        return np.sort(key)
-    with ThreadPoolExecutor(len(pieces)) as pool:
-        key = np.concatenate(list(pool.map(np.sort, pieces)))
-    key.sort(kind="stable")
-    return key
-
-
-def _is_symmetric(key, weights, shift):
-    """Whether the multiset of (src, dst, weight) equals that of (dst, src, weight)."""
+def _is_symmetric(xp, key, weights, shift):
+    """Whether the multiset of (src, dst, weight) equals that of (dst, src, weight); `key`
+    (with `weights`) is sorted as _sorted_keys leaves it."""
     flipped = (key & ((1 << shift) - 1)) << shift | key >> shift
-    if weights is None:
-        return np.array_equal(key, _parallel_sort(flipped))
-    a, b = np.lexsort((weights, key)), np.lexsort((weights, flipped))
-    return np.array_equal(key[a], flipped[b]) and np.array_equal(weights[a], weights[b])
+    flipped, flipped_weights = _sorted_keys(xp, flipped, weights)
+    return bool(xp.array_equal(key, flipped)) and (
+        weights is None or bool(xp.array_equal(weights, flipped_weights)))

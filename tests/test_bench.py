@@ -262,11 +262,18 @@ def test_whole_run_on_a_tiny_graph_validates_every_row(tmp_path, capsys):
 
 
 def test_load_suite_round_trips(capsys):
-    """The loading benchmark writes each graph as Matrix Market and reads back the same graph
-    from the text and from the binary cache (host work: runs everywhere)."""
+    """The loading benchmark writes each graph as Matrix Market and as an edge list and reads
+    back the same graph with minigr and the alternatives; generates and builds CSRs (host
+    systems everywhere, GPU ones where there is a GPU)."""
     import argparse
     from minigr.bench import load
-    rows = load.run(argparse.Namespace(), {"kron": "kron:scale=8,edge_factor=4,seed=1", "grid": "grid:scale=8,seed=1"})
-    assert [r["graph"] for r in rows] == ["kron", "grid"]
-    assert all(r["validated"] and r["edges"] > 0 and r["text_s"] > 0 and r["binary_s"] > 0 for r in rows)
+    rows = load.run(argparse.Namespace(), {"kron": "kron:scale=8,edge_factor=4,seed=1",
+                                           "rgg": "rgg:scale=8,seed=1"})
+    assert {r["graph"] for r in rows} == {"kron", "rgg"}
+    timed = [r for r in rows if r["task"] != "files"]
+    assert all("error" not in r for r in timed), [r["error"] for r in timed if "error" in r]
+    assert all(r["check"] == "same graph" and r["s"] > 0 and r["edges"] > 0 for r in timed)
+    systems = {(r["task"], r["system"]) for r in timed}
+    assert {("read .mgr", "minigr, the .mtx file's cache"), ("read .txt", "networkx.read_edgelist"),
+            ("generate", "SciPy cKDTree pairs (host)"), ("build CSR", "scipy.sparse coo -> csr")} <= systems
     assert "same graph" in capsys.readouterr().out

@@ -1,4 +1,5 @@
-"""The benchmark generators: sizes, symmetry, structure, determinism, weights (CPU)."""
+"""The benchmark generators: sizes, symmetry, structure, statistics, determinism, weights;
+the same graph on the host and the GPU."""
 import math
 
 import numpy as np
@@ -6,6 +7,8 @@ import pytest
 
 from minigr import MinigrError, generators
 from minigr.generators import grid, kronecker, random_weights, rgg
+
+from conftest import to_host
 
 
 def check_simple_undirected(g):
@@ -20,7 +23,7 @@ def check_simple_undirected(g):
 
 
 def identity_permutation(monkeypatch):
-    monkeypatch.setattr(generators, "_permutation", lambda n, rng: np.arange(n))
+    monkeypatch.setattr(generators, "_permutation", lambda xp, n, seed: xp.arange(n))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -46,13 +49,13 @@ def test_kronecker_permutes_ids(monkeypatch):
 
 def test_kronecker_quadrant_probabilities():
     """With scale 1 every edge is one quadrant draw: check the frequencies of A, B, C, D."""
-    codes = generators._kronecker_codes(1, 400_000, np.random.SeedSequence(7))
+    codes = generators._kronecker_codes(np, 1, 7, 0, 400_000)
     freq = np.bincount((codes >> 32) * 2 + (codes & 1), minlength=4) / 400_000
     assert np.allclose(freq, [0.57, 0.19, 0.19, 0.05], atol=0.004)  # quadrants A, B, C, D
 
 
 def test_kronecker_ids_use_every_level():
-    codes = generators._kronecker_codes(20, 100_000, np.random.SeedSequence(8))
+    codes = generators._kronecker_codes(np, 20, 8, 0, 100_000)
     u, v = codes >> 32, codes & 0xFFFFFFFF
     assert u.max() < 2**20 and v.max() < 2**20
     assert (u >> 19).mean() == pytest.approx(0.24, abs=0.01)  # top bit: quadrant C or D
@@ -82,18 +85,74 @@ def test_grid_permutes_ids(monkeypatch):
     assert np.array_equal(np.sort(permuted.out_degrees()), np.sort(plain.out_degrees()))
 
 
-@pytest.mark.parametrize("scale, seed", [(9, 1), (10, 2), (11, 3)])
+@pytest.mark.parametrize("scale, seed", [(0, 1), (1, 1), (3, 2), (9, 1), (10, 2), (11, 3)])
 def test_rgg_is_exactly_the_pairs_within_the_radius(scale, seed):
+    """Against every pair's distance in the unit square (float64), not the cell grid."""
     g = rgg(scale, seed, device="cpu")
     check_simple_undirected(g)
     n = 1 << scale
-    points = np.random.default_rng(seed).random((n, 2))  # vertex i is the i-th point drawn
+    x, y = (c / 2.0**30 for c in generators.rgg_points(np, n, seed))  # vertex i is point i
     radius = 0.55 * math.sqrt(math.log(n) / n)
-    d2 = ((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2)
+    d2 = (x[:, None] - x[None, :]) ** 2 + (y[:, None] - y[None, :]) ** 2
     near = (d2 < radius * radius) & ~np.eye(n, dtype=bool)
     assert np.array_equal(g.to_scipy().toarray() != 0, near)
-    expected_degree = math.pi * radius * radius * (n - 1)  # less near the border
-    assert 0.75 * expected_degree < g.out_degrees().mean() < expected_degree
+    if scale >= 9:
+        expected_degree = math.pi * radius * radius * (n - 1)  # less near the border
+        assert 0.75 * expected_degree < g.out_degrees().mean() < expected_degree
+
+
+def test_rgg_points_are_uniform():
+    x, y = generators.rgg_points(np, 1 << 16, 4)
+    assert x.min() >= 0 and max(x.max(), y.max()) < 2**30
+    counts = np.histogram2d(x, y, bins=16, range=[[0, 2**30]] * 2)[0].ravel()
+    expected = (1 << 16) / 256
+    chi2 = ((counts - expected) ** 2 / expected).sum()
+    assert chi2 < 255 + 5 * math.sqrt(2 * 255)  # 255 degrees of freedom, 5 sigma
+    assert abs(np.corrcoef(x, y)[0, 1]) < 0.02
+
+
+def test_random_words_are_uniform_and_independent_by_stream_and_seed():
+    words = generators.random_words(np, 3, 0, 0, 1 << 16)
+    bits = (words[:, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
+    assert np.abs(bits.mean(axis=0) - 0.5).max() < 5 * 0.5 / math.sqrt(1 << 16)
+    assert np.array_equal(generators.random_words(np, 3, 0, 100, 200), words[100:200])
+    others = [generators.random_words(np, 3, 1, 0, 1 << 16),
+              generators.random_words(np, 4, 0, 0, 1 << 16)]
+    for other in others:
+        a, b = (words >> np.uint64(11)) / 2.0**53, (other >> np.uint64(11)) / 2.0**53
+        assert abs(np.corrcoef(a, b)[0, 1]) < 0.02 and not np.intersect1d(words, other).size
+
+
+def test_permutation_is_a_random_permutation():
+    perm = generators._permutation(np, 1000, 5)
+    assert np.array_equal(np.sort(perm), np.arange(1000))
+    assert (perm == np.arange(1000)).sum() < 10
+    assert not np.array_equal(perm, generators._permutation(np, 1000, 6))
+
+
+def test_kronecker_does_not_depend_on_the_chunking(monkeypatch):
+    whole = kronecker(10, 8, 3, device="cpu")
+    monkeypatch.setattr(generators, "HOST_CHUNK", 1000)  # 8 chunks, the last one short
+    assert same_graph(kronecker(10, 8, 3, device="cpu"), whole)
+
+
+def same_graph(a, b):
+    return all(np.array_equal(to_host(x), to_host(y)) for x, y in
+               [(a.row_offsets, b.row_offsets), (a.col_indices, b.col_indices)]) and (
+        (a.weights is None) == (b.weights is None)) and (
+        a.weights is None or np.array_equal(to_host(a.weights), to_host(b.weights)))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("make", [
+    lambda device: kronecker(14, 16, 2, weights="random", weight_seed=3, device=device),
+    lambda device: rgg(14, 5, device=device),
+    lambda device: grid(14, 7, device=device),
+])
+def test_gpu_and_host_give_the_same_graph(make):
+    on_gpu, on_host = make("gpu"), make("cpu")
+    assert on_gpu.device == "gpu" and on_gpu.num_edges > 0
+    assert same_graph(on_gpu, on_host)
 
 
 @pytest.mark.parametrize("make", [

@@ -214,3 +214,122 @@ def test_to_scipy_is_a_copy():
     m.data[:] = 9
     m.indices[:] = 0
     assert g.weights.tolist() == [1.0, 2.0] and g.col_indices.tolist() == [1, 2]
+
+
+# ---- arrays from any library --------------------------------------------------------------
+
+
+class HostDLPack:
+    """A host array seen only through DLPack, as JAX or PyTorch CPU arrays are."""
+
+    def __init__(self, array, device_type=1):
+        self.array, self.device_type = np.asarray(array), device_type
+
+    def __dlpack__(self, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return (self.device_type, 0)
+
+
+class ArrayProtocol:
+    """An object NumPy reads through __array__ (as pandas and xarray objects are)."""
+
+    def __init__(self, array):
+        self.array = np.asarray(array)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.array
+
+
+@pytest.mark.parametrize("wrap", [np.asarray, list, tuple, HostDLPack, ArrayProtocol])
+def test_from_edges_and_csr_take_any_host_array(wrap):
+    src, dst, w = random_edges(7)
+    g = Graph.from_edges(wrap(src), wrap(dst), wrap(w), num_vertices=40, device="cpu")
+    assert triples(g) == triples(Graph.from_edges(src, dst, w, num_vertices=40, device="cpu"))
+    c = Graph.from_csr(wrap(g.row_offsets), wrap(g.col_indices), wrap(g.weights), device="cpu")
+    assert triples(c) == triples(g)
+
+
+def test_torch_tensors():
+    torch = pytest.importorskip("torch")
+    src, dst, w = random_edges(8)
+    g = Graph.from_edges(torch.from_numpy(src), torch.tensor(dst, dtype=torch.int32),
+                         torch.from_numpy(w), num_vertices=40, device="cpu")
+    assert triples(g) == triples(Graph.from_edges(src, dst, w, num_vertices=40, device="cpu"))
+    with pytest.raises(MinigrError, match=r"^weights: cannot read it as an array \(.*detach"):
+        Graph.from_edges(src, dst, torch.ones(len(src), requires_grad=True), device="cpu")
+
+
+@pytest.mark.parametrize("value, message", [
+    ({0: 1}, r"^src must be a NumPy or CuPy array, .* or a sequence of numbers; got dict$"),
+    ("01", r"^src must be .*; got str$"),
+    (None, r"^src must be .*; got NoneType$"),
+    (HostDLPack([0, 1], device_type=10), r"^src lives on DLPack device type 10, which minigr "
+                                         r"cannot read; move it to the host or a CUDA GPU first$"),
+    ([[0, 1], [2]], r"^src: cannot read it as an array \(ValueError"),
+    (np.array([True, False]), r"^src must hold integers, got dtype bool$"),
+])
+def test_wrong_array_types(value, message):
+    with pytest.raises(MinigrError, match=message):
+        Graph.from_edges(value, [1, 0], device="cpu")
+
+
+# ---- the CSR built on the GPU ---------------------------------------------------------------
+
+
+def gpu_and_host_agree(build):
+    import cupy
+    on_gpu, on_host = build(cupy, "gpu"), build(np, "cpu")
+    assert on_gpu.device == "gpu" and isinstance(on_gpu.col_indices, cupy.ndarray)
+    assert on_gpu.directed == on_host.directed
+    for a, b in [(on_gpu.row_offsets, on_host.row_offsets), (on_gpu.col_indices, on_host.col_indices),
+                 (on_gpu.weights, on_host.weights)]:
+        assert (a is None) == (b is None)
+        assert a is None or np.array_equal(a.get(), b)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("options", [{}, {"symmetrize": True}, {"remove_duplicates": True},
+                                     {"remove_self_loops": True, "remove_duplicates": True,
+                                      "symmetrize": True}])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_gpu_builds_the_host_csr_from_cupy_arrays(seed, options, weighted):
+    src, dst, w = random_edges(seed)
+    gpu_and_host_agree(lambda xp, device: Graph.from_edges(
+        xp.asarray(src), xp.asarray(dst), xp.asarray(w) if weighted else None, num_vertices=45,
+        device=device, **options))
+
+
+@pytest.mark.gpu
+def test_gpu_from_csr_and_symmetric_check():
+    import cupy
+    m = sp.random(30, 30, density=0.2, random_state=3, format="csr", dtype=np.float32)
+    gpu_and_host_agree(lambda xp, device: Graph.from_csr(xp.asarray(m.indptr), xp.asarray(m.indices),
+                                                         xp.asarray(m.data), device=device))
+    s = (m + m.T).tocsr()
+    gpu_and_host_agree(lambda xp, device: Graph.from_csr(xp.asarray(s.indptr), xp.asarray(s.indices),
+                                                         directed=False, device=device))
+    with pytest.raises(MinigrError, match="not symmetric"):
+        Graph.from_csr(cupy.asarray(m.indptr), cupy.asarray(m.indices), directed=False, device="gpu")
+    with pytest.raises(MinigrError, match=r"dst\[1\] = 7 is out of range for 5 vertices"):
+        Graph.from_edges(cupy.asarray([0, 1]), cupy.asarray([1, 7]), num_vertices=5, device="gpu")
+
+
+@pytest.mark.gpu
+def test_gpu_arrays_of_other_libraries_stay_on_the_gpu():
+    import cupy
+
+    class CudaArray:  # only the interface, as Numba and PyTorch CUDA arrays offer it
+        def __init__(self, array):
+            self.__cuda_array_interface__ = array.__cuda_array_interface__
+
+    src, dst = cupy.asarray([0, 1, 2]), cupy.asarray([1, 2, 0])
+    g = Graph.from_edges(CudaArray(src), CudaArray(dst), device="gpu")
+    assert g.col_indices.get().tolist() == [1, 2, 0]
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        t = torch.tensor([0, 1, 2], device="cuda")
+        g = Graph.from_edges(t, torch.tensor([1, 2, 0], device="cuda"), device="gpu")
+        assert g.col_indices.get().tolist() == [1, 2, 0]

@@ -8,6 +8,7 @@ import scipy.io
 import scipy.sparse as sp
 
 from minigr import Graph, MinigrError, generators, io, load
+from minigr.transforms import files
 
 BANNER = "%%MatrixMarket matrix coordinate {} {}\n"
 
@@ -146,6 +147,18 @@ MTX_ERRORS = [
      r"line 4: expected 3 columns \(row, column, value\), found 2"),
     (BANNER.format("pattern", "general") + "3 3 1\n1 2 5\n",
      r"line 3: expected 2 columns \(row, column\), found 3"),
+    # what scipy.io.mmread (fast_matrix_market) reads without a word, each as a wrong edge
+    (BANNER.format("real", "general") + "3 3 2\n1 2 1\n3 3.0 5\n",
+     r"line 4: unparsable column '3.0' \(expected an integer\)"),
+    (BANNER.format("real", "general") + "3 3 2\n1 2 1\n3 3 5x\n", r"line 4: unparsable value '5x'"),
+    (BANNER.format("real", "general") + "3 3 2\n1 2 1\n3 3 0x10\n",
+     r"line 4: unparsable value '0x10'"),
+    (BANNER.format("real", "general") + "3 3 2\n1 2 1\n2 1 7 8\n",
+     r"line 4: expected 3 columns \(row, column, value\), found 4"),
+    (BANNER.format("integer", "general") + "3 3 1\n1 2 99999999999999999999\n",
+     r"line 3: value 99999999999999999999 does not fit a 64-bit integer"),
+    (BANNER.format("pattern", "general") + "3 3 1\n1 99999999999\n",
+     r"line 3: column id 99999999999 is out of range \(1 to 3\)"),
 ]
 
 
@@ -156,6 +169,14 @@ def test_matrix_market_errors(tmp_path, text, message):
         load(path, cache=False, device="cpu")
 
 
+def test_edge_list_leniency(tmp_path):
+    """Runs of spaces and tabs, signs, CRLF, comments anywhere: read as the clean text is."""
+    clean = write(tmp_path / "clean.txt", "0 1 2.5\n1 2 1\n3 0 4\n")
+    lenient = write(tmp_path / "lenient.txt", "# header\r\n  0\t 1  2.5 # c\r\n\r\n"
+                    "+1 2 1e0\r\n# between\r\n3\t0\t+4\r\n")
+    assert same_graph(load(lenient, device="cpu"), load(clean, device="cpu"))
+
+
 EDGE_LIST_ERRORS = [
     ("0 1\n1 -1\n", r"line 2: target id -1 is out of range \(>= 0\)"),
     ("# w\n0 1 2.0\n1 2\n", r"line 3: expected 3 columns \(source, target, weight\), found 2"),
@@ -164,6 +185,8 @@ EDGE_LIST_ERRORS = [
     ("0 1\n1 b\n", r"line 2: unparsable target 'b'"),
     ("0 1 1\n1 2 inf\n", r"line 2: weight 'inf' is not a finite number"),
     ("0 1 1\n1 2 NaN\n", r"line 2: weight 'NaN' is not a finite number"),
+    ("# c\n\n0 1 1\n1 2 1.5.1\n", r"line 4: unparsable weight '1.5.1'"),
+    ("0 1\n2 3.0\n", r"line 2: unparsable target '3.0' \(expected an integer\)"),
 ]
 
 
@@ -206,6 +229,68 @@ def test_weight_modes(tmp_path):
         load(path, weights="uniform", device="cpu")
 
 
+# ---- reading in chunks ---------------------------------------------------------------------
+
+
+def irregular_mtx(seed, field, symmetry):
+    """random_mtx with comments among the entries and runs of whitespace in some lines, so
+    that some chunks are regular and others not."""
+    lines = random_mtx(seed, field=field, symmetry=symmetry).splitlines()
+    head, body = lines[:4], lines[4:]
+    for i in range(0, len(body), 17):
+        body[i] = "  " + body[i].replace(" ", " \t ") + " % comment"
+    body.insert(len(body) // 2, "% a comment line")
+    return "\n".join(head + body) + "\n"
+
+
+@pytest.mark.parametrize("chunk_bytes", [64, 1000, 1 << 20])
+@pytest.mark.parametrize("field", ["real", "integer", "pattern"])
+@pytest.mark.parametrize("symmetry", ["general", "symmetric"])
+def test_chunks_give_the_scipy_graph(tmp_path, monkeypatch, chunk_bytes, field, symmetry):
+    monkeypatch.setattr(io.columns, "CHUNK_BYTES", chunk_bytes)
+    for seed in range(3):
+        text = irregular_mtx(seed, field, symmetry)
+        path = write(tmp_path / f"g{seed}.mtx.gz", text)
+        same_as_scipy(load(path, cache=False, device="cpu"), write(tmp_path / "clean.mtx",
+                                                                   random_mtx(seed, field=field,
+                                                                              symmetry=symmetry)))
+
+
+@pytest.mark.parametrize("chunk_bytes", [16, 100, 1 << 20])
+def test_errors_name_the_line_in_any_chunk(tmp_path, monkeypatch, chunk_bytes):
+    monkeypatch.setattr(io.columns, "CHUNK_BYTES", chunk_bytes)
+    lines = [f"{i % 7} {(i * 3) % 11} {i}" for i in range(200)]
+    for bad_line, bad, message in [(150, "5 x 1", "unparsable target 'x'"),
+                                   (3, "5 -2 1", r"target id -2 is out of range \(>= 0\)"),
+                                   (200, "5 2 nan", "weight 'nan' is not a finite number"),
+                                   (77, "5 2", r"expected 3 columns")]:
+        text = lines[:bad_line - 1] + [bad] + lines[bad_line:]
+        path = write(tmp_path / "bad.txt", "\n".join(text) + "\n")
+        with pytest.raises(MinigrError, match=f"^{path}, line {bad_line}: {message}"):
+            load(path, cache=False, device="cpu")
+    mtx = write(tmp_path / "bad.mtx", BANNER.format("pattern", "general") + "% c\n9 9 300\n"
+                + "1 2\n" * 301)
+    with pytest.raises(MinigrError, match=f"^{mtx}, line 304: too many entries; the size line says 300"):
+        load(mtx, cache=False, device="cpu")
+    write(mtx, BANNER.format("pattern", "general") + "9 9 300\n" + "1 2\n" * 299)
+    with pytest.raises(MinigrError, match=f"^{mtx}, line 301: too few entries; the size line says "
+                                          "300, the file has 299"):
+        load(mtx, cache=False, device="cpu")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("field", ["real", "pattern"])
+@pytest.mark.parametrize("symmetry", ["general", "symmetric"])
+def test_gpu_load_builds_the_host_graph(tmp_path, field, symmetry):
+    for seed in range(4):
+        path = write(tmp_path / f"g{seed}.mtx", irregular_mtx(seed, field, symmetry))
+        for options in ({}, {"remove_duplicates": True, "remove_self_loops": True},
+                        {"symmetrize": True, "weights": "random"}):
+            on_gpu = load(path, cache=False, device="gpu", **options)
+            on_host = load(path, cache=False, device="cpu", **options)
+            assert on_gpu.device == "gpu" and same_graph(on_gpu.to("cpu"), on_host)
+
+
 # ---- the binary cache ---------------------------------------------------------------------
 
 
@@ -213,12 +298,12 @@ def test_weight_modes(tmp_path):
 def parse_calls(monkeypatch):
     """Counts calls of the Matrix Market parser."""
     calls = []
-    real = io._parse_matrix_market
+    real = io.matrix_market.read
 
     def counting(path):
         calls.append(path)
         return real(path)
-    monkeypatch.setattr(io, "_parse_matrix_market", counting)
+    monkeypatch.setattr(io.matrix_market, "read", counting)
     return calls
 
 
@@ -287,7 +372,7 @@ def test_cache_off_and_unwritable_folder(tmp_path, parse_calls, monkeypatch):
 
     def refuse(*args, **kwargs):
         raise PermissionError("read-only folder")
-    monkeypatch.setattr(io.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(files.tempfile, "mkstemp", refuse)
     same_as_scipy(load(path, device="cpu"), path)
     assert os.listdir(tmp_path) == ["g.mtx"]
 
@@ -297,7 +382,7 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
 
     def fail(src, dst):
         raise OSError("disk full")
-    monkeypatch.setattr(io.os, "replace", fail)
+    monkeypatch.setattr(files.os, "replace", fail)
     with pytest.raises(OSError):
         io.save(g, tmp_path / "g.mgr")
     assert os.listdir(tmp_path) == []

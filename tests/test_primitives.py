@@ -97,7 +97,7 @@ def test_networkx_and_spec_inputs(device):
     colors = to_host(minigr.color("grid:scale=6,seed=1", seed=2, device=device).color)
     grid = minigr.load("grid:scale=6,seed=1", device="cpu").to_scipy().tocoo()
     assert (colors[grid.row] != colors[grid.col]).all()
-    assert to_host(minigr.bfs("grid:scale=10", 0, device=device).depth).max() == 46
+    assert to_host(minigr.bfs("grid:scale=10", 0, device=device).depth).max() == 51  # SciPy agrees
 
 
 def test_build_options_reach_the_builder(device, tmp_path):

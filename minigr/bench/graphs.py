@@ -2,10 +2,10 @@
 system needs, built once per graph outside any timing."""
 import functools
 import os
-import re
 
 import numpy
 
+from ..io import specs
 from ..transforms.errors import MinigrError
 
 STANDARD = {"kron_s21_e16": "kron:scale=21,edge_factor=16,seed=1",
@@ -18,14 +18,16 @@ QUICK = {"kron_s16_e16": "kron:scale=16,edge_factor=16,seed=1",
 
 def selected(graphs, quick):
     """name -> spec: the --graph arguments (a file or a generator spec, checked
-    to exist or to look like one), else the standard or --quick graphs."""
+    to exist or to parse), else the standard or --quick graphs."""
     if not graphs:
         return dict(QUICK if quick else STANDARD)
     chosen = {}
     for spec in graphs:
-        if not os.path.exists(spec) and not re.match(r"(kron|rgg|grid):", spec):
-            raise MinigrError(f"--graph {spec!r} is neither a file nor a generator spec "
-                              "(kron:scale=S,edge_factor=E,seed=K, rgg:scale=S,seed=K, grid:scale=S,seed=K)")
+        if not os.path.exists(spec):
+            try:
+                specs.parse(spec)
+            except MinigrError as exc:
+                raise MinigrError(f"--graph: {exc} ({specs.FORMS})") from None
         name = next((n for n, s in {**STANDARD, **QUICK}.items() if s == spec), None)
         chosen[name or os.path.basename(spec)] = spec
     return chosen

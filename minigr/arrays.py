@@ -1,0 +1,77 @@
+"""Array helpers written once for NumPy (host) and CuPy (device): `xp` is the array module.
+
+Graph building and the generators run the same code on both, so the CPU tests exercise the
+GPU path's logic and both devices give bit-identical results."""
+import numpy as np
+
+from .transforms.backend import array_module
+from .transforms.errors import MinigrError
+
+DLPACK_CPU, DLPACK_CUDA, DLPACK_CUDA_HOST, DLPACK_CUDA_MANAGED = 1, 2, 3, 13
+ACCEPTED = ("a NumPy or CuPy array, an object with __cuda_array_interface__ or __dlpack__ "
+            "(PyTorch, JAX, ...), or a sequence of numbers")
+
+
+def to_host(array):
+    """A NumPy view/copy of a NumPy or CuPy array (lists and scalars go through np.asarray)."""
+    if type(array).__module__.startswith("cupy"):
+        return array.get()
+    return np.asarray(array)
+
+
+def on_device(array, device):
+    """`array` (NumPy or CuPy) on `device`: no copy when it is already there."""
+    if array is None:
+        return None
+    if device == "cpu":
+        return to_host(array)
+    return array_module(device).asarray(array)
+
+
+def from_any(obj, name):
+    """A NumPy or CuPy array sharing memory with `obj` where it can: a NumPy or CuPy array as
+    it is, a GPU array (__cuda_array_interface__, or __dlpack__ on a CUDA device) as CuPy, a
+    host one (__dlpack__, __array__) or a sequence as NumPy; MinigrError for anything else."""
+    module = type(obj).__module__
+    if isinstance(obj, np.ndarray) or module.startswith("cupy"):
+        return obj
+    try:
+        if hasattr(obj, "__cuda_array_interface__"):
+            return array_module("gpu").asarray(obj)
+        if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
+            kind = obj.__dlpack_device__()[0]
+            if kind in (DLPACK_CPU, DLPACK_CUDA_HOST):
+                return np.from_dlpack(obj)
+            if kind in (DLPACK_CUDA, DLPACK_CUDA_MANAGED):
+                return array_module("gpu").from_dlpack(obj)
+            raise MinigrError(f"{name} lives on DLPack device type {kind}, which minigr cannot "
+                              "read; move it to the host or a CUDA GPU first")
+        if hasattr(obj, "__array__") or isinstance(obj, (list, tuple, range)):
+            return np.asarray(obj)
+    except MinigrError:
+        raise
+    except Exception as exc:  # e.g. a tensor that requires grad, or ragged nested lists
+        raise MinigrError(f"{name}: cannot read it as an array ({type(exc).__name__}: "
+                          f"{str(exc).splitlines()[0] if str(exc) else 'no message'})") from None
+    raise MinigrError(f"{name} must be {ACCEPTED}; got {type(obj).__name__}")
+
+
+def sort(xp, a):
+    """`a` sorted; an already sorted `a` (common in files written from a CSR) is returned as
+    it is after one comparison pass, which NumPy's sort would take several times longer on."""
+    if len(a) < 2 or bool((a[1:] >= a[:-1]).all()):
+        return a
+    return xp.sort(a)
+
+
+def segments(xp, counts):
+    """For the items of consecutive segments of `counts` items each: every item's segment and
+    its rank within it (int64). NumPy repeats; CuPy, whose repeat takes no array of counts,
+    searches the segment ends."""
+    ends = xp.cumsum(counts, dtype=np.int64)
+    total = int(ends[-1]) if len(ends) else 0
+    if xp is np:
+        segment = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    else:
+        segment = xp.searchsorted(ends, xp.arange(total, dtype=np.int64), side="right")
+    return segment, xp.arange(total, dtype=np.int64) - (ends - counts)[segment]
