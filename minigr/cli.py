@@ -47,6 +47,11 @@ class Primitive:
         return [flag[2:].replace("-", "_") for flag, _ in self.options]
 
 
+def _delta(text):
+    """--delta's value: 'auto', 'none' (None: the frontier form) or a number."""
+    return text if text == "auto" else None if text == "none" else float(text)
+
+
 PRIMITIVES = {
     "bfs": Primitive(
         "breadth-first search: hop depth and parent of every vertex", True,
@@ -56,7 +61,8 @@ PRIMITIVES = {
         lambda g, s, v, o: validate.check_bfs(g, s, v["depth"], v["parent"])),
     "sssp": Primitive(
         "single-source shortest paths: distance and parent of every vertex", True,
-        (("--delta", dict(type=float, help="bucket width for delta-stepping (default: plain frontier)")),),
+        (("--delta", dict(type=_delta, default="auto", help="bucket width for delta-stepping: a number, 'auto' "
+                                                             "(the default) or 'none' (the plain frontier form)")),),
         ("distance", "parent"),
         lambda g, s, v, o: validate.check_sssp(g, s, v["distance"], v["parent"]), needs="weights"),
     "pagerank": Primitive(
@@ -76,7 +82,7 @@ PRIMITIVES = {
 # Numbers the options must satisfy, checked before any work: dest -> (test, what it must be).
 LIMITS = {
     "runs": (lambda x: x >= 1, "at least 1"),
-    "delta": (lambda x: x is None or (math.isfinite(x) and x > 0), "a positive number"),
+    "delta": (lambda x: x in ("auto", None) or (math.isfinite(x) and x > 0), "a positive number, 'auto' or 'none'"),
     "damping": (lambda x: 0 < x < 1, "between 0 and 1, exclusive"),
     "tol": (lambda x: math.isfinite(x) and x > 0, "a positive number"),
     "max_iter": (lambda x: x >= 1, "at least 1"),

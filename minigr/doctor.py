@@ -74,7 +74,7 @@ def primitive_samples():
         source = int(graph.out_degrees().argmax())
         for idempotent in (False, True):
             bfs(graph, source, idempotent=idempotent)
-        for delta in (None, 16.0):
+        for delta in (None, 16.0, "auto"):
             sssp(graph, source, delta=delta)
         for weighted in (False, True):
             pagerank(graph, weighted=weighted)

@@ -82,9 +82,13 @@ def check_loop(where):
 
 def problem(graph, key, make):
     """The Problem that make() builds, once per graph and key (a primitive's
-    name and the options that shape its loop); kept with the graph."""
+    name and the options that shape its loop); kept with the graph. First the
+    graph's lazily made parts (transpose, largest degree, row partitions) are
+    made, since a loop captured on the device may neither wait nor allocate."""
     found = graph.problems.get(key)
     if found is None:
+        for g in (graph, graph.reverse()):
+            _ = g.max_out_degree, g.row_partition  # made once, kept by the graph
         found = graph.problems[key] = make()
     return found
 

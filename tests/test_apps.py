@@ -69,7 +69,7 @@ def lightest_edges(graph):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("delta", [None, 8.0, 1000.0])
+@pytest.mark.parametrize("delta", [None, 8.0, 1000.0, "auto"])
 def test_sssp(device, name, delta):
     graph = nasty_graphs(device, weighted=True)[name]
     for source in sources(graph):
@@ -90,7 +90,7 @@ def test_sssp_refuses_bad_weights(device):
     weighted.weights[3] = -1
     with pytest.raises(MinigrError, match="non-negative"):
         sssp(weighted, 0)
-    with pytest.raises(MinigrError, match="delta must be positive"):
+    with pytest.raises(MinigrError, match="delta must be a positive number"):
         sssp(nasty_graphs(device, weighted=True)["grid"], 0, delta=0)
 
 

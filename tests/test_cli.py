@@ -66,8 +66,8 @@ def test_argparse_refuses(capsys, argv):
     (["pagerank", "--tol", "0"], "--tol must be a positive number, got 0.0"),
     (["pagerank", "--tol", "inf"], "--tol must be a positive number, got inf"),
     (["pagerank", "--max-iter", "0"], "--max-iter must be at least 1, got 0"),
-    (["sssp", "--delta", "0"], "--delta must be a positive number, got 0.0"),
-    (["sssp", "--delta", "-2.5"], "--delta must be a positive number, got -2.5"),
+    (["sssp", "--delta", "0"], "--delta must be a positive number, 'auto' or 'none', got 0.0"),
+    (["sssp", "--delta", "-2.5"], "--delta must be a positive number, 'auto' or 'none', got -2.5"),
 ])
 def test_bad_numbers(capsys, argv, message):
     assert error_of(capsys, argv) == message

@@ -7,8 +7,8 @@ import sys
 import numpy
 import pytest
 
-from minigr.transforms import (Functor, MinigrError, Partition, compact_transform, lbs_transform,
-                               scan_transform, segreduce_transform, transform)
+from minigr.transforms import (DeviceCount, Functor, MinigrError, Partition, compact_transform, lbs_transform,
+                               scan_transform, segment_transform, segreduce_transform, transform)
 
 from conftest import to_host
 
@@ -384,3 +384,43 @@ def test_nested_functor(xp, device):
     y = xp.zeros(1000)
     transform(1000, Functor("void operator()(long long i) const { y[i] = op.scaled(x[i]); }", op=inner, x=x, y=y))
     numpy.testing.assert_array_equal(to_host(y), numpy.arange(1000) * 3.0 + 0.5)
+
+
+SEGMENT_BOUNDS = "void operator()(long long s, long long& begin, long long& end) const { begin = starts[s]; end = starts[s] + lengths[s]; }"
+
+
+@pytest.mark.parametrize("kind", SEGMENT_KINDS + ["over_the_huge_list"])
+@pytest.mark.parametrize("group", [1, 8, 32])
+@pytest.mark.parametrize("on_device", [False, True], ids=["", "device_count"])
+def test_segment_transform(xp, device, kind, group, on_device):
+    """Every item of every segment exactly once with its segment and rank, whether
+    a group, a warp, a block or (huge segments) the whole grid walks it; segments
+    given in shuffled order, so their items are not laid out in segment order."""
+    rng = numpy.random.default_rng(17)
+    if kind == "over_the_huge_list":  # more huge segments than the grid's list holds: the rest stay with blocks
+        lengths = numpy.full(1100 if device == "gpu" else 12, 4097)
+        lengths[::7] = rng.integers(0, 300, size=len(lengths[::7]))
+    else:
+        lengths = segment_lengths(kind, rng, segment_scale(device))
+    order = rng.permutation(len(lengths))
+    starts = numpy.concatenate([[0], numpy.cumsum(lengths[order])])[numpy.argsort(order)]
+    total = int(lengths.sum())
+    seg, rank = xp.full(total, -1, numpy.int64), xp.full(total, -1, numpy.int64)
+    calls = xp.zeros(total, numpy.int32)
+    n = len(lengths)
+    count = DeviceCount(xp.asarray(numpy.array([n], numpy.int64)), 2 * n + 5) if on_device else n
+    segment_transform(count, Functor(SEGMENT_BOUNDS, starts=xp.asarray(starts), lengths=xp.asarray(lengths)),
+                      Functor(LBS_RECORD, seg=seg, rank=rank, calls=calls), group)
+    expected_seg = numpy.repeat(numpy.arange(n), lengths)
+    expected_rank = numpy.concatenate([numpy.arange(k) for k in lengths] + [numpy.zeros(0, int)])
+    at = numpy.concatenate([numpy.arange(starts[s], starts[s] + lengths[s]) for s in range(n)] + [numpy.zeros(0, int)])
+    numpy.testing.assert_array_equal(to_host(calls), numpy.ones(total, numpy.int32))
+    numpy.testing.assert_array_equal(to_host(seg)[at], expected_seg)
+    numpy.testing.assert_array_equal(to_host(rank)[at], expected_rank)
+
+
+def test_segment_transform_checks_the_group(xp, device):
+    f = Functor("void operator()(long long i, long long s, long long r) const {}")
+    with pytest.raises(MinigrError, match="group must be a power of two"):
+        segment_transform(1, Functor(SEGMENT_BOUNDS, starts=xp.zeros(1, numpy.int64), lengths=xp.zeros(1, numpy.int64)),
+                          f, 3)

@@ -21,6 +21,8 @@ STATUS_STRIDE = 16    # look-back status words per tile: each word on its own 12
 SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce (for 4-byte values)
 SEARCH_TILE = BLOCK * SEARCH_ITEMS
 RESIDENT_BLOCKS_PER_SM = 8  # grid-stride launches over a DeviceCount: at most this many blocks per SM
+HUGE = 4096                 # segments of at least this many items are walked by the whole grid (segments.cuh)
+HUGE_LIST = 1024            # huge segments one segment_transform hands to the grid
 
 
 class DeviceCount:
@@ -98,21 +100,46 @@ def transform(n, f):
     launch(device, [param], [arg], [f], calls, _grid(device, bound), BLOCK)
 
 
-def segment_transform(n, bounds, f, group=1):
+def segment_transform(n, bounds, f, group=1, longest=None):
     """Calls f(item, seg, rank) for every item of every segment seg in [0, n),
     where bounds(seg, begin, end) sets segment seg's items [begin, end) (two
     long long references) and rank = item - begin; n an int or a DeviceCount.
-    Big segments are walked by a block, mid-sized ones by a warp, small ones
-    by a group of `group` threads (a power of two up to 32; see segments.cuh):
-    one kernel, no scan. The CPU walks each segment in turn."""
+    Huge segments are walked by the whole grid, big ones by a block, mid-sized
+    ones by a warp, small ones by a group of `group` threads (a power of two
+    up to 32; see segments.cuh): two kernels, no scan; one when `longest`, a
+    bound on the segments' lengths, says none is huge. The CPU walks each
+    segment in turn."""
     device = call_device([bounds, f])
     param, arg, bound = _size(device, n)
     if group not in (1, 2, 4, 8, 16, 32):
         raise MinigrError(f"group must be a power of two from 1 to 32, got {group!r}")
     if bound == 0:
         return
-    calls = {"gpu": f"minigr::segments<{BLOCK}, {group}>(n, f0, f1)", "cpu": "minigr::segments(n, f0, f1)"}
-    launch(device, [param], [arg], [bounds, f], calls, _grid(device, bound * group), BLOCK)
+    list_huge = longest is None or longest >= HUGE
+    huge = huge_list(device)
+    params = [param, ("long long*", "huge_counters"), ("long long*", "huge_segments")]
+    make_list = "minigr::HugeList huge{huge_counters, huge_segments}; "
+    calls = {"gpu": make_list + f"minigr::segments<{BLOCK}, {group}, {str(list_huge).lower()}>(n, huge, f0, f1)",
+             "cpu": "minigr::segments(n, f0, f1)"}
+    launch(device, params, [arg, *huge], [bounds, f], calls, _grid(device, bound * group), BLOCK)
+    if list_huge:
+        launch(device, params[1:], huge, [f], {"gpu": make_list + f"minigr::huge_segments<{BLOCK}>(huge, f0)",
+                                               "cpu": None}, 2 * multiprocessors(current_gpu()) if device == "gpu" else 1,
+               BLOCK)
+
+
+_huge_lists = {}
+
+
+def huge_list(device):
+    """segment_transform's list of huge segments (counters, segments) on the
+    current GPU, made once and left empty by each call, so that calls in a
+    captured loop body allocate nothing (a stand-in on the CPU, which has no list)."""
+    key = current_gpu() if device == "gpu" else device
+    if key not in _huge_lists:
+        xp = array_module(device)
+        _huge_lists[key] = (xp.zeros(2, dtype=numpy.int64), xp.zeros(3 * HUGE_LIST, dtype=numpy.int64))
+    return _huge_lists[key]
 
 
 def scan_transform(n, count):

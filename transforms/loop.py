@@ -8,7 +8,7 @@ import time
 
 import numpy
 
-from .api import _count
+from .api import _count, huge_list
 from .backend import array_module
 from .errors import DeviceError, MinigrError
 from .functor import Functor
@@ -134,6 +134,7 @@ class _CudaGraphLoop:
     def __init__(self, loop):
         from cuda.bindings import runtime as rt
         self.rt = rt
+        huge_list(loop.device)  # made now: the captured body may not allocate
         _check(rt.cudaSetDevice(current_gpu()), "cudaSetDevice")
         self.graph = _check(rt.cudaGraphCreate(0), "cudaGraphCreate")
         self.exec = None
@@ -168,6 +169,13 @@ class _CudaGraphLoop:
         self.close()
 
 
+def _refuse_allocation(size):
+    """CuPy's allocator while a loop body is captured: the graph would keep
+    using memory that the pool hands out again once the body lets it go."""
+    raise MinigrError(f"its body allocated {size} bytes of GPU memory; a device loop's body must use buffers made "
+                      "before the loop (operators and transforms take out= for that)")
+
+
 def _add_conditional(rt, graph, dependencies, handle, kind, size):
     """(node, body graphs) of a conditional node added to `graph` after `dependencies`."""
     params = rt.cudaGraphNodeParams()
@@ -198,8 +206,11 @@ class _CaptureStack:
                "cudaStreamBeginCaptureToGraph")
         self.streams.append(stream)
         try:
-            with stream:
+            with stream, cupy.cuda.using_allocator(_refuse_allocation):
                 fn()
+        except RuntimeError as exc:  # CuPy refuses to wait for a capturing stream
+            raise MinigrError(f"its body waited for the GPU ({exc}); a device loop's body may only queue work: "
+                              "read what it needs before the loop") from None
         finally:
             self.streams.pop()
             _check(rt.cudaStreamEndCapture(stream.ptr), "cudaStreamEndCapture")

@@ -57,7 +57,7 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
         segment_transform(frontier.size, Functor(_BOUNDS, filename="<neighbor_reduce bounds>", headers=HEADERS,
                                                  frontier=frontier.view, row_offsets=g.row_offsets),
                           Functor(_COMBINE % ctype, filename="<neighbor_reduce>", headers=HEADERS, out=out,
-                                  combine=combine, frontier=frontier.view, **captures), group_size(g))
+                                  combine=combine, frontier=frontier.view, **captures), group_size(g), g.max_out_degree)
         return out
     if strategy is None:
         strategy = "thread_mapped" if g.max_out_degree <= GROUP_MAX_DEGREE else "lbs"

@@ -3,13 +3,36 @@
 // group of GROUP threads takes a segment; segments of at least BLOCK items
 // are walked by the whole block, those of at least 32 by a warp, the rest by
 // their group (Merrill, Garland and Grimshaw's thread/warp/CTA expansion,
-// with groups so that short segments of many items keep threads busy). No
-// scan and no partition, so one kernel on a fixed grid serves a count left on
-// the device; merge-path lbs_transform balances better when the count is known.
+// with groups so that short segments of many items keep threads busy).
+// Segments of at least HUGE items go to a list that a second kernel walks
+// with the whole grid, so that one vertex of a million edges does not wait
+// on one block. No scan and no partition, so the kernels run on a fixed grid
+// that a count left on the device does not change; merge-path lbs_transform
+// balances better when the count is known on the host.
 namespace minigr {
 
-template <int BLOCK, int GROUP, class Size, class Bounds, class F>
-__device__ void segments(Size size, Bounds& bounds, F& f)
+constexpr long long HUGE = 4096;
+constexpr int HUGE_LIST = 1024;  // huge segments a call can hand to the grid; more stay with their block
+
+// The list of huge segments of one call, kept per device (transforms/api.py):
+// counters = [segments listed, blocks done walking them].
+struct HugeList {
+    long long* counters;
+    long long* segments;  // seg, begin, end for each
+
+    __device__ bool add(long long seg, long long begin, long long end) const
+    {
+        const long long slot = atomicAdd(&counters[0], 1LL);
+        if (slot >= HUGE_LIST) return false;
+        segments[3 * slot] = seg;
+        segments[3 * slot + 1] = begin;
+        segments[3 * slot + 2] = end;
+        return true;
+    }
+};
+
+template <int BLOCK, int GROUP, bool LIST_HUGE, class Size, class Bounds, class F>
+__device__ void segments(Size size, const HugeList& huge, Bounds& bounds, F& f)
 {
     static_assert(32 % GROUP == 0, "GROUP divides a warp");
     constexpr int PER_BLOCK = BLOCK / GROUP;
@@ -20,6 +43,7 @@ __device__ void segments(Size size, Bounds& bounds, F& f)
         const long long seg = base + threadIdx.x / GROUP;
         long long begin = 0, end = 0;
         if (seg < n) bounds(seg, begin, end);
+        if (LIST_HUGE && end - begin >= HUGE && (member != 0 || huge.add(seg, begin, end))) end = begin;
         for (;;) {  // the block's threads together, one big segment at a time
             if (threadIdx.x == 0) block_seg = -1;
             __syncthreads();
@@ -49,6 +73,49 @@ __device__ void segments(Size size, Bounds& bounds, F& f)
             for (long long i = b + lane; i < e; i += 32) f(i, s, i - b);
         }
         for (long long i = begin + member; i < end; i += GROUP) f(i, seg, i - begin);
+    }
+}
+
+// The second kernel: every item of the listed huge segments, grid-stride over
+// their concatenation. The last block to finish empties the list.
+template <int BLOCK, class F>
+__device__ void huge_segments(const HugeList& huge, F& f)
+{
+    constexpr int PER_THREAD = HUGE_LIST / BLOCK;
+    __shared__ long long starts[HUGE_LIST + 1];
+    const int listed = (int)min(*(volatile long long*)&huge.counters[0], (long long)HUGE_LIST);
+    long long lengths[PER_THREAD], sum = 0;
+#pragma unroll
+    for (int k = 0; k < PER_THREAD; ++k) {
+        const int j = threadIdx.x * PER_THREAD + k;
+        lengths[k] = j < listed ? huge.segments[3 * j + 2] - huge.segments[3 * j + 1] : 0;
+        sum += lengths[k];
+    }
+    long long total;
+    long long start = block_exclusive_sum<BLOCK>(sum, total);
+#pragma unroll
+    for (int k = 0; k < PER_THREAD; ++k) {
+        starts[threadIdx.x * PER_THREAD + k] = start;
+        start += lengths[k];
+    }
+    if (threadIdx.x == 0) starts[HUGE_LIST] = total;
+    __syncthreads();
+    for (long long t = (long long)blockIdx.x * BLOCK + threadIdx.x; t < total; t += (long long)gridDim.x * BLOCK) {
+        int lo = 0, hi = listed - 1;  // the last segment starting at or before t
+        while (lo < hi) {
+            const int mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= t) lo = mid; else hi = mid - 1;
+        }
+        const long long rank = t - starts[lo];
+        f(huge.segments[3 * lo + 1] + rank, huge.segments[3 * lo], rank);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(&huge.counters[1], 1LL) == gridDim.x - 1) {
+            huge.counters[0] = 0;
+            huge.counters[1] = 0;
+        }
     }
 }
 

@@ -19,4 +19,4 @@ def advance_level(graph, frontier, op, out, iteration, unique, count):
                      row_offsets=graph.row_offsets)
     edge = Functor(_EDGE % output_kind(out, unique), filename="<advance push>", headers=HEADERS,
                    frontier=frontier.view, **captures(graph, op, out, iteration))
-    segment_transform(frontier.size if count is None else count, bounds, edge, group_size(graph))
+    segment_transform(frontier.size if count is None else count, bounds, edge, group_size(graph), graph.max_out_degree)
