@@ -21,6 +21,7 @@ STATUS_STRIDE = 16    # look-back status words per tile: each word on its own 12
 SEARCH_ITEMS = 8      # merge-path steps per thread in lbs and segreduce (for 4-byte values)
 SEARCH_TILE = BLOCK * SEARCH_ITEMS
 RESIDENT_BLOCKS_PER_SM = 8  # grid-stride launches over a DeviceCount: at most this many blocks per SM
+INTERSECT_CHUNK = 32  # merge-path steps per work item of intersect_transform (see intersect.cuh)
 
 
 class DeviceCount:
@@ -312,10 +313,16 @@ def intersect_transform(n, pairs, items, f=None, out=None):
     is common min(j, k) times. f(p, ia, ib), when given, is called once per
     common item with its positions in items, ia in range a and ib in range b.
     out, when given (int64, one entry per pair), receives each pair's number of
-    common items (written, not added). Returns out."""
+    common items (written, not added). Returns out.
+    On the GPU a pair's work is binary searches of its shorter range's items in
+    the longer one, or chunks of their merge path when both are long, and each
+    block deals its pairs' work out evenly to its threads (see intersect.cuh);
+    on the CPU, a plain merge."""
     if getattr(items, "ndim", None) != 1 or items.dtype not in (numpy.int32, numpy.int64):
         raise MinigrError("items must be a 1-D int32 or int64 array (the ranges' sorted values), got "
                           f"{getattr(items, 'dtype', type(items))} of shape {getattr(items, 'shape', None)}")
+    if not items.flags.c_contiguous:
+        raise MinigrError("items must be contiguous, got a strided view: pass items.copy()")
     functors = [pairs] + ([f] if f is not None else [])
     device = call_device(functors, [items] + ([out] if out is not None else []))
     param, arg, bound = _size(device, n)
@@ -327,7 +334,7 @@ def intersect_transform(n, pairs, items, f=None, out=None):
     if bound == 0:
         return out
     count = _NO_COUNT if out is None else Functor(_STORE_COUNT, filename="<out>", out=out)
-    calls = {"gpu": f"minigr::intersect<{BLOCK}>(n, items, f0, f1, f2)",
+    calls = {"gpu": f"minigr::intersect<{BLOCK}, {INTERSECT_CHUNK}>(n, items, f0, f1, f2)",
              "cpu": "minigr::intersect(n, items, f0, f1, f2)"}
     launch(device, [param, (f"const {c_type(items.dtype)}*", "items")], [arg, items],
            [pairs, f if f is not None else _NO_MATCH, count], calls, _grid(device, bound), BLOCK)
