@@ -245,3 +245,11 @@ def test_intersect_bad_arguments(xp, device):
     with pytest.raises(MinigrError, match="non-negative integer"):
         intersect_transform(-1, pairs, items)
 
+
+def test_bench_case_agrees_with_its_cupy_form(xp, device):
+    """`minigr bench transforms`' intersect row: minigr's counts and those of
+    the array-library form it is timed against (NumPy standing in for CuPy on the CPU)."""
+    from minigr.bench.transforms import _intersect_case
+    nbytes, ours, theirs, check = _intersect_case(xp, numpy.random.default_rng(1), 1 << 20)
+    assert check()
+    assert int(to_host(theirs()).sum()) > 10_000  # the pairs have items in common to find
