@@ -53,6 +53,7 @@ NEXT_LEVEL = """bool operator()() const {
     return size > 0;
 }"""
 ALPHA, BETA = 14, 24
+UNROLL = 4  # levels per iteration of the device loop: an empty level does nothing
 
 
 def bfs(graph, source, *, idempotent=False, loop="device"):
@@ -93,7 +94,7 @@ class BFS(Problem):
         self.start_loop(graph.device, level,
                         Functor(NEXT_LEVEL, filename="<bfs next level>", frontier=self.frontier.view,
                                 direction=self.direction, n=numpy.int64(n), alpha=numpy.int64(ALPHA),
-                                beta=numpy.int64(BETA)))
+                                beta=numpy.int64(BETA)), unroll=UNROLL)
 
     def reset(self, source):
         self.depth.fill(-1)

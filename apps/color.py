@@ -68,7 +68,7 @@ class Coloring(Problem):
             compute(graph, level, take, iteration=it)
             filter_frontier(level, still_uncolored, out=level, iteration=it)
 
-        self.start_loop(graph.device, round, self.uncolored.not_empty())
+        self.start_loop(graph.device, round, self.uncolored.not_empty(), unroll=4)  # a round of none does nothing
 
     def reset(self, seed):
         self.colors.fill(-1)

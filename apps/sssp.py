@@ -39,6 +39,7 @@ bool cond(int src, int dst, long long edge, long long rank, long long out_idx, i
 void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
 """
 DISTANCE = "double operator()(int v) const { return dist[v]; }"
+UNROLL = 4  # iterations per iteration of the device loop: one with empty buckets does nothing
 # The parent of v: its smallest in-neighbour on a shortest path.
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : 2147483647;
@@ -99,7 +100,7 @@ class SSSP(Problem):
             self.frontiers = [frontier]
             self.start_loop(graph.device, lambda: advance(graph, frontier, relax, out=frontier,
                                                           iteration=self.loop.iteration, unique=True),
-                            frontier.not_empty())
+                            frontier.not_empty(), unroll=UNROLL)
             return
         near, far = Frontier(n, graph.device), Frontier(n, graph.device)
         self.frontiers = [near, far]
@@ -116,7 +117,7 @@ class SSSP(Problem):
 
         self.start_loop(graph.device, iteration,
                         Functor(NEXT_BUCKET, filename="<sssp next bucket>", near=near.view, far=far.view,
-                                threshold=self.threshold, delta=float(delta)))
+                                threshold=self.threshold, delta=float(delta)), unroll=UNROLL)
 
     def reset(self, source):
         self.dist.fill(numpy.inf)

@@ -3,8 +3,8 @@ cache, and whether every built-in GPU kernel compiles (for the present GPU, or
 sm_90 without one); `--clear-cache` empties the kernel cache instead."""
 import numpy
 
-from .transforms import (DeviceCount, Functor, compact_transform, lbs_transform, scan_transform, segment_transform,
-                         segreduce_transform, transform)
+from .transforms import (DeviceCount, Functor, compact_transform, intersect_transform, lbs_transform, scan_transform,
+                         segment_transform, segreduce_transform, transform)
 from .transforms import compiler
 from .transforms.backend import gpu_unavailable_reason
 from .transforms.errors import MinigrError
@@ -30,6 +30,11 @@ def transform_samples():
         for op in ("sum", "min", "max"):
             segreduce_transform(o, value, op=op)
         segreduce_transform(o, value, dtype=numpy.float32)  # 4-byte values take twice the items per thread
+    rows = numpy.array([0, 3, 5])  # two sorted rows, intersected with each other
+    pairs = Functor("void operator()(long long p, long long& a0, long long& a1, long long& b0, long long& b1) "
+                    "const { a0 = r[p]; a1 = r[p + 1]; b0 = r[1 - p]; b1 = r[2 - p]; }", r=rows)
+    common = Functor("void operator()(long long p, long long ia, long long ib) const { x[p] += 1; }", x=out)
+    intersect_transform(2, pairs, numpy.array([1, 2, 3, 2, 3], numpy.int32), common, numpy.zeros(2, numpy.int64))
 
 
 def operator_samples():

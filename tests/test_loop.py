@@ -168,3 +168,29 @@ def test_a_fault_inside_the_device_loop_names_the_loop():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode != 0 and "faulty: the GPU failed while running its loop" in done.stderr, done.stderr
     assert "cudaErrorIllegalAddress" in done.stderr or "ILLEGAL_ADDRESS" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("where", WHERE)
+@pytest.mark.parametrize("unroll", [1, 3])
+def test_unrolled_loop_of_levels_counts_each_level(xp, where, unroll):
+    """Levels of a breadth-first walk, several per iteration of the CUDA graph:
+    the bodies after the last level find an empty frontier and do nothing."""
+    from minigr import load
+    from minigr.frontier import Frontier
+    from minigr.operators import advance
+    device = "cpu" if xp is numpy else "gpu"
+    graph = load("grid:scale=8,seed=3", device=device)
+    hops = xp.full(graph.num_vertices, -1, numpy.int32)
+    hops[0] = 0
+    visit = Functor("""
+    bool cond(int s, int d, long long e, long long r, long long o, int it) const { return atomicCAS(&hops[d], -1, it + 1) == -1; }
+    void apply(int s, int d, long long e, long long r, long long o, int it) const {}""", hops=hops)
+    frontier = Frontier.from_ids(0, graph.num_vertices, device)
+    loop = Loop("walk", device, lambda: advance(graph, frontier, visit, out=frontier, iteration=loop.iteration),
+                frontier.not_empty(), unroll)
+    loop.run(where, graph.num_vertices)
+    import scipy.sparse.csgraph
+    expected = scipy.sparse.csgraph.shortest_path(graph.to_scipy(), unweighted=True, indices=0)
+    expected = numpy.where(numpy.isinf(expected), -1, expected).astype(numpy.int32)
+    numpy.testing.assert_array_equal(to_host(hops), expected)
+    assert loop.wait_iterations() == (int(expected.max()) + 1, False)

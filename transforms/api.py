@@ -1,8 +1,8 @@
 """The transforms. Each sizes its launch, allocates what it returns on the
 device of its inputs (unless given an `out`), and runs the generated kernel
-for that device. transform and segment_transform also take a DeviceCount, a
-count that earlier kernels left on the device: they then launch a fixed grid
-sized from its bound, and nobody waits to read it."""
+for that device. transform, segment_transform and intersect_transform also
+take a DeviceCount, a count that earlier kernels left on the device: they then
+launch a fixed grid sized from its bound, and nobody waits to read it."""
 import functools
 
 import numpy
@@ -23,6 +23,7 @@ SEARCH_TILE = BLOCK * SEARCH_ITEMS
 RESIDENT_BLOCKS_PER_SM = 8  # grid-stride launches over a DeviceCount: at most this many blocks per SM
 HUGE = 4096                 # segments of at least this many items are walked by the whole grid (segments.cuh)
 HUGE_LIST = 1024            # huge segments one segment_transform hands to the grid
+INTERSECT_CHUNK = 32        # merge-path steps per work item of intersect_transform (see intersect.cuh)
 
 
 class DeviceCount:
@@ -321,4 +322,47 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
                     ("const long long*", "splits"), (f"{ctype}*", "out"), (ctype, "identity")],
            [offsets, numpy.int64(nseg), numpy.int64(total), splits, out, identity], [f, combine],
            calls, blocks, block)
+    return out
+
+
+# intersect_transform's functors when no f or no out is given: the kernel calls them, the compiler drops them.
+_NO_MATCH = Functor("void operator()(long long p, long long ia, long long ib) const {}", filename="<no f>")
+_NO_COUNT = Functor("void operator()(long long p, long long count) const {}", filename="<no out>")
+_STORE_COUNT = "void operator()(long long p, long long count) const { out[p] = count; }"
+
+
+def intersect_transform(n, pairs, items, f=None, out=None):
+    """The common items of two sorted ranges of `items`, for every pair p in
+    [0, n) (n an int or a DeviceCount). pairs(p, a_begin, a_end, b_begin, b_end)
+    sets pair p's ranges [a_begin, a_end) and [b_begin, b_end) of positions in
+    items (four long long references); each range is sorted ascending. Items
+    pair up as in a merge: a value held j times in one range and k in the other
+    is common min(j, k) times. f(p, ia, ib), when given, is called once per
+    common item with its positions in items, ia in range a and ib in range b.
+    out, when given (int64, one entry per pair), receives each pair's number of
+    common items (written, not added). Returns out.
+    On the GPU a pair's work is binary searches of its shorter range's items in
+    the longer one, or chunks of their merge path when both are long, and each
+    block deals its pairs' work out evenly to its threads (see intersect.cuh);
+    on the CPU, a plain merge."""
+    if getattr(items, "ndim", None) != 1 or items.dtype not in (numpy.int32, numpy.int64):
+        raise MinigrError("items must be a 1-D int32 or int64 array (the ranges' sorted values), got "
+                          f"{getattr(items, 'dtype', type(items))} of shape {getattr(items, 'shape', None)}")
+    if not items.flags.c_contiguous:
+        raise MinigrError("items must be contiguous, got a strided view: pass items.copy()")
+    functors = [pairs] + ([f] if f is not None else [])
+    device = call_device(functors, [items] + ([out] if out is not None else []))
+    param, arg, bound = _size(device, n)
+    if out is not None and (out.dtype != numpy.int64 or out.ndim != 1 or len(out) < bound
+                            or (not isinstance(n, DeviceCount) and len(out) != bound)):
+        at_least = "at least the bound of n, " if isinstance(n, DeviceCount) else ""
+        raise MinigrError(f"out must be a 1-D int64 array of one count per pair ({at_least}{bound}), "
+                          f"got {out.dtype} of shape {out.shape}")
+    if bound == 0:
+        return out
+    count = _NO_COUNT if out is None else Functor(_STORE_COUNT, filename="<out>", out=out)
+    calls = {"gpu": f"minigr::intersect<{BLOCK}, {INTERSECT_CHUNK}>(n, items, f0, f1, f2)",
+             "cpu": "minigr::intersect(n, items, f0, f1, f2)"}
+    launch(device, [param, (f"const {c_type(items.dtype)}*", "items")], [arg, items],
+           [pairs, f if f is not None else _NO_MATCH, count], calls, _grid(device, bound), BLOCK)
     return out

@@ -9,7 +9,7 @@ from .errors import MinigrError
 KERNELS = Path(__file__).parent / "kernels"
 HEADERS = {
     "gpu": ("dialect_gpu.cuh", "builtin_functors.h", "block.cuh", "transform.cuh", "segments.cuh", "scan.cuh",
-            "lbs.cuh", "segreduce.cuh"),
+            "lbs.cuh", "segreduce.cuh", "intersect.cuh"),
     "cpu": ("dialect_cpu.h", "builtin_functors.h", "transforms_cpu.h"),
 }
 # What the CPU dialect cannot provide: warps, blocks, shared memory, fences.

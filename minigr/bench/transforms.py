@@ -2,8 +2,8 @@
 the bytes it must move, and against the same work composed from CuPy calls."""
 import numpy
 
-from ..transforms import (Functor, compact_transform, lbs_transform, scan_transform, segreduce_transform,
-                          transform)
+from ..transforms import (Functor, compact_transform, intersect_transform, lbs_transform, scan_transform,
+                          segreduce_transform, transform)
 from . import progress
 from .timing import copy_bandwidth, gpu_ms
 
@@ -21,6 +21,56 @@ def _segments(cupy, rng, total, skewed):
         lengths[-1] += max(0, total - lengths.sum())
     offsets = numpy.concatenate([[0], numpy.cumsum(lengths)])
     return cupy.asarray(offsets), int(offsets[-1])
+
+
+def _rows(rng, n):
+    """Rows of sorted distinct values, of power-law lengths (about n items in
+    all, the longest n // 64), each made of random gaps (no sort needed) that
+    spread it over about [0, n // 4): their offsets (int64), items (int32),
+    and each item's key row * span + item (int64, sorted), `span` above every item."""
+    lengths = rng.zipf(1.7, size=n // 8).clip(max=n // 64)
+    lengths = lengths[:max(1, int(numpy.searchsorted(numpy.cumsum(lengths), n)))]
+    offsets = numpy.concatenate([[0], numpy.cumsum(lengths)])
+    row_length = numpy.repeat(lengths, lengths)
+    gaps = 1 + (rng.random(offsets[-1]) * (n // 2 / row_length)).astype(numpy.int64)
+    ends = numpy.cumsum(gaps)
+    items = ends - numpy.repeat(ends[offsets[:-1]] - gaps[offsets[:-1]], lengths)  # below n // 2 + n // 64
+    span = n
+    return offsets, items.astype(numpy.int32), numpy.repeat(numpy.arange(lengths.size) * span, lengths) + items, span
+
+
+def _intersect_case(cupy, rng, n):
+    """(bytes, minigr run, CuPy run, check) of counting the common items of
+    n // 32 pairs of rows (see _rows): the first row of a pair uniform, the
+    second drawn by length, so that long rows are in many pairs, as a
+    power-law graph's hubs are. CuPy: each pair's shorter row looked up in the
+    longer one, one searchsorted over all rows' keys."""
+    offsets, items, keys, span = _rows(rng, n)
+    lengths = numpy.diff(offsets)
+    npairs = n // 32  # the CuPy form holds ~40 bytes per item of the shorter rows: ~20 GB at n = 2^27
+    first = rng.integers(0, lengths.size, size=npairs)
+    second = rng.choice(lengths.size, size=npairs, p=lengths / lengths.sum())
+    offsets, items, keys, first, second = (cupy.asarray(a) for a in (offsets, items, keys, first, second))
+    out = cupy.empty(npairs, numpy.int64)
+    pairs = Functor("void operator()(long long p, long long& a0, long long& a1, long long& b0, long long& b1) const "
+                    "{ a0 = off[ra[p]]; a1 = off[ra[p] + 1]; b0 = off[rb[p]]; b1 = off[rb[p] + 1]; }",
+                    off=offsets, ra=first, rb=second)
+
+    def cupy_counts():
+        first_length, second_length = offsets[first + 1] - offsets[first], offsets[second + 1] - offsets[second]
+        first_shorter = first_length <= second_length
+        shorter, longer = cupy.where(first_shorter, first, second), cupy.where(first_shorter, second, first)
+        short_length = cupy.minimum(first_length, second_length)
+        ends = cupy.cumsum(short_length)
+        index = cupy.arange(int(ends[-1]))
+        pair = cupy.searchsorted(ends, index, side="right")
+        rank = index - (ends - short_length)[pair]
+        wanted = longer[pair] * span + items[offsets[shorter[pair]] + rank]
+        found = keys[cupy.minimum(cupy.searchsorted(keys, wanted), keys.size - 1)] == wanted
+        return cupy.bincount(pair[found], minlength=npairs)
+
+    return (4 * items.size + npairs * (16 + 32 + 8), lambda: intersect_transform(npairs, pairs, items, out=out),
+            cupy_counts, lambda: bool((intersect_transform(npairs, pairs, items, out=out) == cupy_counts()).all()))
 
 
 def cases(cupy, n, rng):
@@ -79,6 +129,8 @@ def cases(cupy, n, rng):
            lambda: segreduce_transform(offsets, value, dtype=numpy.float32, total=total), cupy_segsum,
            lambda: bool(cupy.allclose(segreduce_transform(offsets, value, dtype=numpy.float32), cupy_segsum(),
                                       rtol=1e-4, atol=1e-3)))
+
+    yield ("intersect",) + _intersect_case(cupy, rng, n)
 
 
 def run(args):

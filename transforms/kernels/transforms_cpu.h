@@ -65,4 +65,27 @@ void segreduce(const O* offsets, long long nseg, T* out, T identity, F& f, Op& o
     }
 }
 
+// intersect_transform: a plain merge of each pair's two ranges.
+template <class Size, class T, class Pairs, class F, class Count>
+void intersect(Size size, const T* items, Pairs& pairs, F& f, Count& count)
+{
+    const long long n = value_of(size);
+    for (long long p = 0; p < n; ++p) {
+        long long ia = 0, a_end = 0, ib = 0, b_end = 0;
+        pairs(p, ia, a_end, ib, b_end);
+        long long common = 0;
+        while (ia < a_end && ib < b_end) {
+            if (items[ia] < items[ib]) {
+                ++ia;
+            } else if (items[ib] < items[ia]) {
+                ++ib;
+            } else {
+                f(p, ia++, ib++);
+                ++common;
+            }
+        }
+        count(p, common);
+    }
+}
+
 }  // namespace minigr
