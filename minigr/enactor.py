@@ -82,13 +82,11 @@ def check_loop(where):
 
 def problem(graph, key, make):
     """The Problem that make() builds, once per graph and key (a primitive's
-    name and the options that shape its loop); kept with the graph. First the
-    graph's lazily made parts (transpose, largest degree, row partitions) are
-    made, since a loop captured on the device may neither wait nor allocate."""
+    name and the options that shape its loop); kept with the graph. The
+    transpose is made first, since a loop captured on the device may not allocate."""
     found = graph.problems.get(key)
     if found is None:
-        for g in (graph, graph.reverse()):
-            _ = g.max_out_degree, g.row_partition  # made once, kept by the graph
+        graph.reverse()
         found = graph.problems[key] = make()
     return found
 

@@ -1,6 +1,4 @@
 """Graph: a CSR adjacency on one device, with a transpose built on demand."""
-import functools
-
 import numpy as np
 import scipy.sparse
 
@@ -8,6 +6,7 @@ from .arrays import from_any, on_device, sort, to_host
 from .transforms.api import Partition
 from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
+from .transforms.loop import capturing
 
 MAX_VERTICES = np.iinfo(np.int32).max  # column indices are int32
 
@@ -31,6 +30,10 @@ class Graph:
         self.directed = bool(directed)
         self._reverse = None
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
+        # What operators look up on every call, made now: inside a loop captured on
+        # the device, nothing may wait for the GPU or allocate.
+        self.max_out_degree = int(self.out_degrees().max()) if self.num_vertices else 0
+        self.row_partition = Partition(self.row_offsets, self.num_edges)  # merge-path partition of the rows
 
     @property
     def num_vertices(self):
@@ -47,17 +50,6 @@ class Graph:
         return (f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
                 f"{kind}, {weighted}, device={self.device!r})")
 
-    @functools.cached_property
-    def max_out_degree(self):
-        """The largest out-degree (0 without vertices), computed once."""
-        return int(self.out_degrees().max()) if self.num_vertices else 0
-
-    @functools.cached_property
-    def row_partition(self):
-        """The merge-path partition of the rows (a transforms.Partition), found
-        once: operators over every vertex reuse it instead of a launch per call."""
-        return Partition(self.row_offsets, self.num_edges)
-
     def out_degrees(self):
         """Out-degree of every vertex (int64, on the graph's device)."""
         return self.xp.diff(self.row_offsets)
@@ -73,6 +65,9 @@ class Graph:
         if not self.directed:
             return self
         if self._reverse is None:
+            if self.device == "gpu" and capturing():
+                raise MinigrError("graph.reverse() was first needed inside a loop body being captured for the "
+                                  "device, which may not allocate; call graph.reverse() before making the loop")
             xp = self.xp
             sources = self.edge_sources()
             order = xp.argsort(self.col_indices, kind="stable")  # keeps sources sorted per column

@@ -114,6 +114,12 @@ class Loop:
         return bool(flag[0])
 
 
+def capturing():
+    """Whether the current CUDA stream is being captured (a loop body is being recorded on the GPU)."""
+    import cupy
+    return cupy.cuda.get_current_stream().is_capturing()
+
+
 def _check(result, what):
     """The values of a cuda.bindings call, or a DeviceError naming the call."""
     err, *values = result if isinstance(result, tuple) else (result,)
