@@ -7,6 +7,7 @@ built first (neighbor_reduce counts each vertex's higher neighbours, advance
 lists them); then each round every undecided vertex looks at its higher
 neighbours and decides once no undecided one can still take its color (ECL-GC's
 shortcut; see color.h), a thread per vertex, or a warp for vertices with many."""
+import operator
 from pathlib import Path
 
 import numpy
@@ -18,7 +19,7 @@ from minigr.transforms import DeviceCount, Functor, transform
 from minigr.transforms.errors import MinigrError
 
 HEADERS = (FRONTIER_HEADER, Path(FRONTIER_HEADER).parent / "color.h")
-WIDE = 32  # vertices with this many higher neighbours or more take a warp each on the GPU
+BROAD = 32  # vertices with this many higher neighbours or more take a group of threads each (a warp on the GPU)
 
 # Degree above a 32-bit tie-break: the lower vertex id first for seed 0, else
 # the order of a bijective hash of the id, so that no two priorities are equal.
@@ -45,7 +46,7 @@ START = """void operator()(int v, int iteration) const {
     const long long higher = dag_offsets[v + 1] - dag_offsets[v];
     state[v] = (unsigned long long)higher << 32;
     if (higher == 0) return;
-    if (higher < wide) narrow.append(v, 0); else broad.append(v, 0);
+    if (higher < many) narrow.append(v, 0); else broad.append(v, 0);
 }"""
 NARROW_ROUND = "void operator()(long long i) const { minigr::color_round<1>(*this, i); }"
 BROAD_ROUND = "void operator()(long long i) const { minigr::color_round<minigr::COLOR_WIDE>(*this, i); }"
@@ -72,7 +73,8 @@ def color(graph, *, seed=0, loop="device"):
     run = problem(graph, ("color",), lambda: Coloring(graph))
     with Timer(graph.device) as timer:
         run.reset(seed)
-        rounds, exhausted = run.run_loop(loop, min(n + graph.num_edges // WIDE + 1, 2**31 - 1))
+        # each round decides the first undecided vertex or moves it to its next 32 colors
+        rounds, exhausted = run.run_loop(loop, min(n + graph.num_edges // 32 + 1, 2**31 - 1))
         colors = (run.state & numpy.uint64(0xFFFFFFFF)).astype(numpy.int32)
     if exhausted:
         raise MinigrError(f"internal error: coloring did not finish in {rounds} rounds")
@@ -93,16 +95,17 @@ class Coloring(Problem):
         self.dag_offsets = xp.zeros(n + 1, dtype=numpy.int64)
         self.dag_cols = xp.empty(max(graph.num_edges, 1), dtype=numpy.int32)
         self.state = xp.empty(n, dtype=numpy.uint64)  # high << 32 | low (see color.h)
-        broad = int((graph.out_degrees() >= WIDE).sum())  # those that may have WIDE higher neighbours
+        broad = int((graph.out_degrees() >= BROAD).sum())  # those that may have BROAD higher neighbours
         self.narrow = Frontier(n, graph.device)
         self.broad = Frontier(n, graph.device, capacity=2 * broad)
-        self.broad_items = DeviceCount(xp.zeros(1, dtype=numpy.int64), broad * WIDE)
+        # the broad round's items: a group of threads per vertex, at most BROAD
+        self.broad_items = DeviceCount(xp.zeros(1, dtype=numpy.int64), broad * BROAD)
         dag = dict(dag_offsets=self.dag_offsets, dag_cols=self.dag_cols)
         self.higher_op = Functor(HIGHER, filename="<color higher>", priority=self.priority)
         self.list_higher = Functor(LIST_HIGHER, filename="<color list higher>", priority=self.priority,
                                    listed=self.listed, **dag)
         self.start = Functor(START, filename="<color start>", headers=HEADERS, state=self.state,
-                             dag_offsets=self.dag_offsets, wide=WIDE, narrow=self.narrow.view, broad=self.broad.view)
+                             dag_offsets=self.dag_offsets, many=BROAD, narrow=self.narrow.view, broad=self.broad.view)
         next_round = Functor(NEXT_ROUND, filename="<color next round>", headers=HEADERS, narrow=self.narrow.view,
                              broad=self.broad.view, broad_items=self.broad_items.cell)
         self.first_round = Functor(FIRST_ROUND, filename="<color first round>", next_round=next_round)
@@ -111,17 +114,17 @@ class Coloring(Problem):
         broad_round = Functor(BROAD_ROUND, filename="<color round>", headers=HEADERS, level=self.broad.view,
                               state=self.state, **dag)
 
-        def round():
+        def color_round():
             transform(self.narrow.size, narrow_round)
             transform(self.broad_items, broad_round)
 
-        self.start_loop(graph.device, round, next_round)
+        self.start_loop(graph.device, color_round, next_round)
 
     def reset(self, seed):
         """Priorities from the seed, the oriented graph, and the first round's vertices."""
         graph = self.graph
         compute(graph, None, Functor(PRIORITY, filename="<color priority>", row_offsets=graph.row_offsets,
-                                     priority=self.priority, seed=numpy.uint64(seed % 2**64)))
+                                     priority=self.priority, seed=numpy.uint64(operator.index(seed) % 2**64)))
         neighbor_reduce(graph, self.higher_op, out=self.higher, reduce="sum")
         self.dag_offsets[1:] = graph.xp.cumsum(self.higher, dtype=numpy.int64)
         self.listed.fill(0)

@@ -8,7 +8,7 @@ import pytest
 
 import minigr
 from minigr import Graph, validate
-from minigr.apps.color import WIDE, color
+from minigr.apps.color import BROAD, color
 from minigr.transforms.backend import gpu_available
 
 from conftest import to_host
@@ -63,7 +63,7 @@ SHAPES = {  # name -> an undirected graph on the CPU
     "cliques joined, isolated vertices, self-loops, duplicates": lambda: undirected(
         numpy.r_[numpy.triu_indices(40, 1)[0], numpy.triu_indices(40, 1)[0] + 40, 5, 5, 7, 39],
         numpy.r_[numpy.triu_indices(40, 1)[1], numpy.triu_indices(40, 1)[1] + 40, 5, 5, 8, 40], 90),
-    "a vertex with many higher neighbours (a warp each on the GPU)": lambda: hubs(WIDE + 10, leaves=50),
+    "a vertex with many higher neighbours (a warp each on the GPU)": lambda: hubs(BROAD + 10, leaves=50),
     "only isolated vertices": lambda: undirected([], [], 7),
     "random": lambda: random_graph(1),
     "kronecker": lambda: minigr.load("kron:scale=11,edge_factor=12,seed=4", device="cpu"),

@@ -1,11 +1,14 @@
 // Coloring's glue: a round of first-fit coloring in priority order for one
-// vertex. Each vertex v lists its higher-priority neighbours (the DAG's row v)
-// and publishes state[v] = high << 32 | low: its color will lie in [low,
-// high], and low == high once it is known. A vertex takes the smallest color
-// its known higher neighbours leave free, as soon as no undecided higher
-// neighbour can still take that color (a shortcut past Jones-Plassmann's wait
-// for all of them). Each decision is the sequential greedy coloring's, so
-// the colors do not depend on the order the rounds visit the vertices in.
+// vertex. Each vertex v lists its higher-priority neighbours (row v of the
+// graph oriented towards higher priority: dag_offsets, dag_cols) and
+// publishes state[v] = high << 32 | low: its color lies in [low, high], and
+// low == high once it is known. A vertex takes the smallest color its known
+// higher neighbours leave free as soon as no undecided higher neighbour can
+// still take that color (ECL-GC's shortcut past Jones-Plassmann's wait for all
+// of them): the sequential greedy coloring's choice. A state read while its
+// vertex rewrites it in the same round is the old or the new one (one 64-bit
+// word), each a true bound, so the colors do not depend on the order in which
+// a round visits the vertices; only the number of rounds does.
 // Self is the app's functor struct: members level (a frontier view), state,
 // dag_offsets, dag_cols.
 namespace minigr {
