@@ -70,8 +70,8 @@ SHAPES = {  # name -> an undirected graph on the CPU
     "random geometric": lambda: minigr.load("rgg:scale=11,seed=2", device="cpu"),
     "grid": lambda: minigr.load("grid:scale=12,seed=3", device="cpu"),
 }
-SHAPES.update({f"nasty {name}": lambda name=name: graph for name, graph in nasty_graphs("cpu", undirected_only=True)
-               .items()})
+SHAPES.update({f"nasty {name}": lambda graph=graph: graph
+               for name, graph in nasty_graphs("cpu", undirected_only=True).items()})
 
 
 def check_proper(graph, colors):
