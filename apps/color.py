@@ -1,35 +1,70 @@
-"""Graph coloring by Jones-Plassmann independent sets, as in the Mini-Gunrock
-paper: each round, every uncolored vertex whose random priority beats all its
-uncolored neighbours' (neighbor_reduce, max) takes the round's color (compute);
-filter keeps the rest for the next round. The rounds loop on the device."""
+"""Graph coloring, largest degree first: every vertex takes the smallest color
+that none of its higher-priority neighbours has (priority: larger degree,
+ties by the seed), so the colors are those of a sequential greedy coloring in
+that order, as networkx's greedy_color(strategy="largest_first") gives. It
+runs in rounds on the device: the graph oriented towards higher priority is
+built first (neighbor_reduce counts each vertex's higher neighbours, advance
+lists them); then each round every undecided vertex looks at its higher
+neighbours and decides once no undecided one can still take its color (ECL-GC's
+shortcut; see color.h), a thread per vertex, or a warp for vertices with many."""
+import operator
+from pathlib import Path
+
 import numpy
 
 from minigr.enactor import Problem, Result, Timer, problem
-from minigr.frontier import Frontier
-from minigr.operators import compute, filter_frontier, neighbor_reduce
-from minigr.transforms import Functor
+from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
+from minigr.operators import advance, compute, neighbor_reduce
+from minigr.transforms import DeviceCount, Functor, transform
 from minigr.transforms.errors import MinigrError
 
-# Priorities: a hashed 31-bit value above the vertex id, so all are distinct.
+HEADERS = (FRONTIER_HEADER, Path(FRONTIER_HEADER).parent / "color.h")
+BROAD = 32  # vertices with this many higher neighbours or more take a group of threads each (a warp on the GPU)
+
+# Degree above a 32-bit tie-break: the lower vertex id first for seed 0, else
+# the order of a bijective hash of the id, so that no two priorities are equal.
 PRIORITY = """void operator()(int v, int iteration) const {
-    unsigned long long x = (unsigned long long)v * 0x9E3779B97F4A7C15ull + seed[0];
-    x = (x ^ (x >> 31)) * 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    priority[v] = (long long)(x & 0x7fffffffull) << 32 | v;
+    unsigned tie = (unsigned)v;
+    if (seed != 0) {
+        tie = (tie ^ (unsigned)seed) * 0x9E3779B1u;
+        tie = ((tie ^ (tie >> 16)) + (unsigned)(seed >> 32)) * 0x85EBCA6Bu;
+        tie = (tie ^ (tie >> 13)) * 0xC2B2AE35u;
+        tie ^= tie >> 16;
+    }
+    priority[v] = (row_offsets[v + 1] - row_offsets[v]) << 32 | (0xFFFFFFFFu - tie);
 }"""
-RIVAL = """long long operator()(int v, int u, long long edge) const {
-    return u != v && color[u] < 0 ? priority[u] : -1;
+HIGHER = "int operator()(int v, int u, long long edge) const { return u != v && priority[u] > priority[v]; }"
+# Lists each higher neighbour u of src in src's row of the oriented graph.
+LIST_HIGHER = """
+bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+    if (dst != src && priority[dst] > priority[src]) dag_cols[dag_offsets[src] + atomicAdd(&listed[src], 1)] = dst;
+    return false;
+}
+void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+# Every vertex may take colors 0..(its higher neighbours); one without any has color 0.
+START = """void operator()(int v, int iteration) const {
+    const long long higher = dag_offsets[v + 1] - dag_offsets[v];
+    state[v] = (unsigned long long)higher << 32;
+    if (higher == 0) return;
+    if (higher < many) narrow.append(v, 0); else broad.append(v, 0);
 }"""
-TAKE = """void operator()(int v, int iteration) const {
-    if (priority[v] > best_rival[v]) color[v] = iteration;
+NARROW_ROUND = "void operator()(long long i) const { minigr::color_round<1>(*this, i); }"
+BROAD_ROUND = "void operator()(long long i) const { minigr::color_round<minigr::COLOR_WIDE>(*this, i); }"
+# After each round: the undecided vertices make the next; the broad ones' launch has a group of threads each.
+NEXT_ROUND = """bool operator()() const {
+    const long long few = narrow.next_level(), many = broad.next_level();
+    broad_items[0] = many * minigr::COLOR_WIDE;
+    return few + many > 0;
 }"""
-UNCOLORED = "bool cond(int v, int iteration) const { return color[v] < 0; }"
+FIRST_ROUND = "void operator()(long long) const { next_round(); }"
 
 
 def color(graph, *, seed=0, loop="device"):
-    """A proper coloring (int32 colors from 0) of an undirected graph; self-loops
-    are ignored. extra["num_colors"] is the number of colors used. loop:
-    "device" or "host" (who decides each round)."""
+    """A proper coloring (int32 colors from 0) of an undirected graph: the greedy
+    coloring in order of degree (stored edges), largest first, ties broken by
+    the lower vertex id for seed 0, else by a pseudo-random order drawn from
+    the seed; self-loops are ignored. extra["num_colors"] is the number of colors.
+    loop: "device" or "host" (who decides each round)."""
     if graph.directed:
         raise MinigrError("coloring needs an undirected graph; symmetrize it first (--symmetrize)")
     n = graph.num_vertices
@@ -38,10 +73,14 @@ def color(graph, *, seed=0, loop="device"):
     run = problem(graph, ("color",), lambda: Coloring(graph))
     with Timer(graph.device) as timer:
         run.reset(seed)
-        rounds, _ = run.run_loop(loop, n)
-    run.uncolored.check_waiting()
-    # every round looks at the uncolored vertices' edges; report the graph's
-    return Result({"color": run.colors.copy()}, rounds, timer.ms, graph.num_edges, {"num_colors": rounds})
+        # each round decides the first undecided vertex or moves it to its next 32 colors
+        rounds, exhausted = run.run_loop(loop, min(n + graph.num_edges // 32 + 1, 2**31 - 1))
+        colors = (run.state & numpy.uint64(0xFFFFFFFF)).astype(numpy.int32)
+    if exhausted:
+        raise MinigrError(f"internal error: coloring did not finish in {rounds} rounds")
+    run.narrow.check_waiting()
+    run.broad.check_waiting()
+    return Result({"color": colors}, rounds, timer.ms, graph.num_edges, {"num_colors": int(colors.max()) + 1})
 
 
 class Coloring(Problem):
@@ -50,28 +89,47 @@ class Coloring(Problem):
     def __init__(self, graph):
         xp, n = graph.xp, graph.num_vertices
         self.graph = graph
-        self.colors = xp.empty(n, dtype=numpy.int32)
         self.priority = xp.empty(n, dtype=numpy.int64)
-        self.best_rival = xp.empty(n, dtype=numpy.int64)
-        self.seed = xp.zeros(1, dtype=numpy.uint64)
-        self.uncolored = Frontier(n, graph.device)
-        rival = Functor(RIVAL, filename="<color rival>", color=self.colors, priority=self.priority)
-        take = Functor(TAKE, filename="<color take>", color=self.colors, priority=self.priority,
-                       best_rival=self.best_rival)
-        still_uncolored = Functor(UNCOLORED, filename="<color uncolored>", color=self.colors)
-        self.assign_priorities = Functor(PRIORITY, filename="<color priority>", priority=self.priority,
-                                         seed=self.seed)
+        self.higher = xp.empty(n, dtype=numpy.int32)
+        self.listed = xp.empty(n, dtype=numpy.int32)
+        self.dag_offsets = xp.zeros(n + 1, dtype=numpy.int64)
+        self.dag_cols = xp.empty(max(graph.num_edges, 1), dtype=numpy.int32)
+        self.state = xp.empty(n, dtype=numpy.uint64)  # high << 32 | low (see color.h)
+        broad = int((graph.out_degrees() >= BROAD).sum())  # those that may have BROAD higher neighbours
+        self.narrow = Frontier(n, graph.device)
+        self.broad = Frontier(n, graph.device, capacity=2 * broad)
+        # the broad round's items: a group of threads per vertex, at most BROAD
+        self.broad_items = DeviceCount(xp.zeros(1, dtype=numpy.int64), broad * BROAD)
+        dag = dict(dag_offsets=self.dag_offsets, dag_cols=self.dag_cols)
+        self.higher_op = Functor(HIGHER, filename="<color higher>", priority=self.priority)
+        self.list_higher = Functor(LIST_HIGHER, filename="<color list higher>", priority=self.priority,
+                                   listed=self.listed, **dag)
+        self.start = Functor(START, filename="<color start>", headers=HEADERS, state=self.state,
+                             dag_offsets=self.dag_offsets, many=BROAD, narrow=self.narrow.view, broad=self.broad.view)
+        next_round = Functor(NEXT_ROUND, filename="<color next round>", headers=HEADERS, narrow=self.narrow.view,
+                             broad=self.broad.view, broad_items=self.broad_items.cell)
+        self.first_round = Functor(FIRST_ROUND, filename="<color first round>", next_round=next_round)
+        narrow_round = Functor(NARROW_ROUND, filename="<color round>", headers=HEADERS, level=self.narrow.view,
+                               state=self.state, **dag)
+        broad_round = Functor(BROAD_ROUND, filename="<color round>", headers=HEADERS, level=self.broad.view,
+                              state=self.state, **dag)
 
-        def round():
-            it, level = self.loop.iteration, self.uncolored
-            neighbor_reduce(graph, rival, frontier=level, out=self.best_rival, reduce="max", identity=-1)
-            compute(graph, level, take, iteration=it)
-            filter_frontier(level, still_uncolored, out=level, iteration=it)
+        def color_round():
+            transform(self.narrow.size, narrow_round)
+            transform(self.broad_items, broad_round)
 
-        self.start_loop(graph.device, round, self.uncolored.not_empty(), unroll=4)  # a round of none does nothing
+        self.start_loop(graph.device, color_round, next_round, unroll=4)  # a round of no vertices does nothing
 
     def reset(self, seed):
-        self.colors.fill(-1)
-        self.seed.fill(seed)
-        compute(self.graph, None, self.assign_priorities)
-        self.uncolored.reset(self.graph.xp.arange(self.graph.num_vertices, dtype=numpy.int32))
+        """Priorities from the seed, the oriented graph, and the first round's vertices."""
+        graph = self.graph
+        compute(graph, None, Functor(PRIORITY, filename="<color priority>", row_offsets=graph.row_offsets,
+                                     priority=self.priority, seed=numpy.uint64(operator.index(seed) % 2**64)))
+        neighbor_reduce(graph, self.higher_op, out=self.higher, reduce="sum")
+        self.dag_offsets[1:] = graph.xp.cumsum(self.higher, dtype=numpy.int64)
+        self.listed.fill(0)
+        advance(graph, None, self.list_higher)
+        self.narrow.reset()
+        self.broad.reset()
+        compute(graph, None, self.start)
+        transform(1, self.first_round)

@@ -73,8 +73,9 @@ PRIMITIVES = {
         ("rank",),
         lambda g, s, v, o: validate.check_pagerank(g, v["rank"], **o)),
     "color": Primitive(
-        "graph coloring: a color per vertex, no edge joining equal colors", False,
-        (("--seed", dict(type=int, default=0, help="random seed of the coloring (default 0)")),),
+        "graph coloring: greedy, largest degree first (a color per vertex, no edge joining equal colors)", False,
+        (("--seed", dict(type=int, default=0, metavar="K", help="order of vertices of equal degree: 0 (default) the "
+                                                                "lower id first, else a pseudo-random order from K")),),
         ("color",),
         lambda g, s, v, o: validate.check_coloring(g, v["color"]), needs="undirected"),
 }

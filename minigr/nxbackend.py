@@ -197,6 +197,22 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     return _distances(G, order, distance, number), {G.nodes[v]: path for v, path in paths.items()}
 
 
+def greedy_color(G, strategy="largest_first", interchange=False):
+    """networkx.greedy_color by minigr.color, for the largest_first strategy: the same colors
+    (minigr colors in networkx's order: degree, largest first, ties in node order), given in
+    the order networkx colors the nodes."""
+    if len(G) == 0:
+        return {}
+    n, loops = len(G), G.src == G.dst
+    graph = G.minigr_graph(None)
+    if loops.any():  # networkx counts a self-loop twice in a degree: store it twice
+        graph = minigr.Graph.from_edges(numpy.concatenate([G.src, G.src[loops]]),
+                                        numpy.concatenate([G.dst, G.dst[loops]]), num_vertices=n, directed=False)
+    colors = minigr.color(graph).to_host().color
+    degree = numpy.bincount(G.src, minlength=n) + numpy.bincount(G.src[loops], minlength=n)
+    return {G.nodes[v]: int(colors[v]) for v in numpy.lexsort((numpy.arange(n), -degree))}
+
+
 # ---- how networkx's searches visit the vertices ------------------------------------------------
 
 
@@ -322,7 +338,20 @@ def _declines(name, a):
         ]
     elif name == "bfs_layers":
         checks.append((_one_source(G, a["sources"]) is None, "minigr.bfs starts from one source"))
+    elif name == "greedy_color":
+        checks += [
+            (not _is_largest_first(a["strategy"]), "minigr colors in the largest_first strategy's order only"),
+            (a["interchange"], "interchange is networkx's only"),
+            (G.is_directed(), "minigr colors undirected graphs"),
+        ]
     return checks
+
+
+def _is_largest_first(strategy):
+    """Whether `strategy` names networkx's largest_first strategy (by name or as the function)."""
+    from networkx.algorithms.coloring.greedy_coloring import STRATEGIES
+    largest_first = STRATEGIES["largest_first"]
+    return strategy is largest_first or isinstance(strategy, str) and STRATEGIES.get(strategy) is largest_first
 
 
 def _optional_number(x):

@@ -14,6 +14,8 @@ FUNCTIONS = {
                                           "not positive integers (float32 sums are exact for those, up to 2^24).",
     "single_source_dijkstra": "Runs minigr.sssp, then picks the path networkx picks where several are "
                               "shortest. Declines as single_source_dijkstra_path_length does.",
+    "greedy_color": "Runs minigr.color, whose coloring is networkx's for strategy='largest_first'. Declines other "
+                    "strategies, interchange=True and directed graphs.",
 }
 
 

@@ -123,7 +123,8 @@ def check_pagerank(graph, rank, damping=0.85, tol=1e-6, max_iter=100):
 @_verdict_on_misshapen
 def check_coloring(graph, color):
     """Every vertex has a color >= 0 and no edge u - v (u != v) joins equal colors;
-    self-loops are ignored."""
+    self-loops are ignored. On an undirected graph, the verdict on a proper coloring
+    notes its number of colors and the largest-first greedy coloring's (greedy_coloring)."""
     edges = _Edges(graph)
     (color,) = edges.per_vertex(color=color)
     findings = [_finding(color < 0, "without a color", lambda v: f"{v} (color {color[v]})")]
@@ -136,7 +137,81 @@ def check_coloring(graph, color):
         quoted = ", ".join(f"{a}-{b} (color {color[a]})" for a, b in zip(u[:SHOWN], v[:SHOWN]))
         findings.append(f"{pairs.size} edge{'s' * (pairs.size != 1)} joining equal colors, "
                         f"first {min(SHOWN, pairs.size)}: {quoted}")
-    return _verdict(findings)
+    verdict = _verdict(findings)
+    if verdict == "ok" and edges.n and not graph.directed:
+        verdict += (f" ({color.max() + 1} colors; largest-first greedy: "
+                    f"{_greedy_colors(graph, edges).max() + 1})")
+    return verdict
+
+
+def greedy_coloring(graph):
+    """The sequential greedy coloring of an undirected graph in largest-first order
+    (int32 colors, on the host): vertices by stored out-degree, largest first, ties to
+    the lower id, each taking the smallest color no earlier neighbour has; self-loops are
+    ignored. On a graph without self-loops this is networkx's
+    greedy_color(strategy="largest_first")."""
+    if graph.directed:
+        raise MinigrError("greedy coloring needs an undirected graph; symmetrize it first")
+    return _greedy_colors(graph, _Edges(graph))
+
+
+def _greedy_colors(graph, edges):
+    """greedy_coloring, vectorized by layers: a vertex is colored as soon as all its earlier
+    neighbours are, so each layer is colored at once, and every edge is looked at twice."""
+    n = edges.n
+    degree = np.diff(to_host(graph.row_offsets))
+    rank = np.empty(n, np.int64)
+    rank[np.lexsort((np.arange(n), -degree))] = np.arange(n)
+    src, dst = edges.src, edges.dst                    # both directions, sorted by src
+    earlier = rank[dst] < rank[src]                    # self-loops are neither
+    later = rank[dst] > rank[src]
+    earlier_rows, earlier_cols = _rows(src[earlier], n), dst[earlier]
+    later_rows, later_cols = _rows(src[later], n), dst[later]
+    waiting = np.diff(earlier_rows)                    # earlier neighbours not yet colored
+    color = np.full(n, -1, np.int32)
+    layer = np.flatnonzero(waiting == 0)
+    while layer.size:
+        owner, neighbours = _gather_rows(earlier_rows, earlier_cols, layer)
+        color[layer] = _smallest_free(color[neighbours], owner, len(layer))
+        _, released = _gather_rows(later_rows, later_cols, layer)
+        np.subtract.at(waiting, released, 1)
+        layer = np.unique(released[waiting[released] == 0])
+    return color
+
+
+def _rows(sorted_src, n):
+    """CSR offsets (length n + 1) of edges sorted by their source."""
+    return np.concatenate([[0], np.cumsum(np.bincount(sorted_src, minlength=n))])
+
+
+def _gather_rows(offsets, cols, vertices):
+    """(position in `vertices` of each entry, the entries) of the given rows of a CSR."""
+    starts, counts = offsets[vertices], offsets[vertices + 1] - offsets[vertices]
+    owner = np.repeat(np.arange(len(vertices)), counts)
+    first = np.cumsum(counts) - counts
+    return owner, cols[np.arange(counts.sum()) - first[owner] + starts[owner]]
+
+
+def _smallest_free(colors, owner, count):
+    """For each of `count` owners, the smallest color >= 0 not among its entries of
+    `colors` (owner sorted), found 64 colors at a time."""
+    free = np.zeros(count, np.int32)
+    base = np.zeros(count, np.int64)
+    pending = np.ones(len(colors), bool)
+    while pending.any():
+        c, o = colors[pending], owner[pending]
+        shift = c - base[o]
+        bits = np.where((shift >= 0) & (shift < 64), np.left_shift(np.uint64(1), shift.clip(0, 63).astype(np.uint64)),
+                        np.uint64(0))
+        starts = np.flatnonzero(np.concatenate([[True], o[1:] != o[:-1]]))
+        owners = o[starts]
+        taken = np.bitwise_or.reduceat(bits, starts)
+        lowest_free = ~taken & (taken + np.uint64(1))  # 0 when all 64 are taken
+        done = lowest_free != 0
+        free[owners[done]] = base[owners[done]] + np.log2(lowest_free[done].astype(np.float64)).astype(np.int64)
+        base[owners[~done]] += 64
+        pending &= np.isin(owner, owners[~done])
+    return free
 
 
 class _Edges:

@@ -1,5 +1,6 @@
 """Each primitive on the nasty graphs against independent CPU references
-(SciPy, networkx), on both backends; and GPU against CPU from the same source."""
+(SciPy, networkx), on both backends; and GPU against CPU from the same source.
+Coloring has its own tests (test_color.py)."""
 import networkx
 import numpy
 import pytest
@@ -115,23 +116,6 @@ def test_pagerank_bad_arguments(device):
         pagerank(graph, tol=1e-15, max_iter=2)
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n not in ("random_directed", "no_edges")])
-def test_color(device, name):
-    graph = nasty_graphs(device)[name]
-    result = color(graph, seed=3)
-    colors = to_host(result.values["color"])
-    matrix = graph.to_scipy().tocoo()
-    proper = matrix.row != matrix.col
-    assert (colors >= 0).all()
-    assert (colors[matrix.row[proper]] != colors[matrix.col[proper]]).all()
-    assert result.extra["num_colors"] == (colors.max() + 1 if len(colors) else 0)
-
-
-def test_color_refuses_directed(device):
-    with pytest.raises(MinigrError, match="undirected"):
-        color(nasty_graphs(device)["random_directed"])
-
-
 @pytest.mark.parametrize("primitive", [bfs, sssp])
 def test_source_out_of_range(device, primitive):
     graph = nasty_graphs(device, weighted=True)["grid"]
@@ -154,5 +138,5 @@ def test_gpu_and_cpu_agree():
                                          sssp(cpu, source).values["distance"])
         numpy.testing.assert_allclose(to_host(pagerank(gpu).values["rank"]), pagerank(cpu).values["rank"],
                                       atol=1e-9)
-        if not cpu.directed:  # same priorities, same rounds: the same coloring
+        if not cpu.directed:  # the greedy coloring in one order: the same colors
             numpy.testing.assert_array_equal(to_host(color(gpu).values["color"]), color(cpu).values["color"])

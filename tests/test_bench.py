@@ -91,8 +91,8 @@ ROWS = [
 
 def test_format_table_aligns_and_marks_missing_values_and_errors():
     lines = report.format_table(ROWS, report.PRIMITIVE_COLUMNS).splitlines()
-    assert lines[0].split() == ["primitive", "system", "ms", "MTEPS", "iters", "us/iter", "first", "call", "ms",
-                                "loop", "build", "ms", "peak", "level", "MTEPS", "minigr", "speedup", "check"]
+    assert lines[0].split() == ["primitive", "system", "ms", "MTEPS", "iters", "us/iter", "colors", "first", "call",
+                                "ms", "loop", "build", "ms", "peak", "level", "MTEPS", "minigr", "speedup", "check"]
     assert len(lines) == 5
     assert "1.235" in lines[1] and "1000" in lines[1] and lines[1].endswith("ok vs SciPy")
     assert "9.7x" in lines[2]
@@ -163,6 +163,19 @@ def test_proper_coloring_check():
     assert primitives.proper_coloring(numpy.array([0, 1, 2, 0]), inputs)
     assert not primitives.proper_coloring(numpy.array([0, 1, 1, 0]), inputs)
     assert not primitives.proper_coloring(numpy.array([0, 1, 2, -1]), inputs)
+
+
+def test_coloring_rows_count_colors_against_the_greedy_reference():
+    graph = Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], num_vertices=5, symmetrize=True, device="cpu")
+    greedy, ms, _ = alt.color_greedy(graph)        # order 2, 0, 1, 3, 4 (degree, then id)
+    assert greedy.tolist() == [1, 2, 0, 1, 0] and ms >= 0
+    rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "improper"}, {"system": "failed"},
+            {"system": primitives.GREEDY}]
+    values = [greedy.copy(), numpy.array([0, 1, 3, 0, 0]), numpy.array([0, 0, 1, 2, 0]), None, greedy]
+    primitives.validate(rows, values, primitives.GREEDY, None, types.SimpleNamespace(graph=graph))
+    assert [(r.get("colors"), r.get("validated"), r.get("check")) for r in rows] == [
+        (3, True, "proper coloring, 1.00x the greedy colors"), (4, True, "proper coloring, 1.33x the greedy colors"),
+        (3, False, "NOT a proper coloring"), (None, None, None), (3, True, "proper coloring")]
 
 
 def test_every_primitive_has_minigr_first_and_a_known_reference():

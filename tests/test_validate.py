@@ -63,11 +63,11 @@ def exact_pagerank(g, damping=0.85):
     return np.linalg.solve(np.eye(n) - damping * p.T, np.full(n, (1 - damping) / n))
 
 
-def greedy_coloring(g):
+def greedy_coloring(g, strategy="largest_first"):
     simple = nx.Graph()
     simple.add_nodes_from(range(g.num_vertices))
     simple.add_edges_from((u, v) for u, v, _ in edges(g) if u != v)
-    colors = nx.greedy_color(simple)
+    colors = nx.greedy_color(simple, strategy=strategy)
     return np.array([colors[v] for v in range(g.num_vertices)], np.int32)
 
 
@@ -268,8 +268,9 @@ def test_pagerank_without_convergence(monkeypatch, stand_in):
 @pytest.mark.parametrize("seed", range(4))
 def test_coloring_correct_improper_incomplete(seed):
     g = random_graph(seed, False, weighted=False)      # has self-loops: ignored
-    color = greedy_coloring(g)
-    assert validate.check_coloring(g, color) == "ok"
+    color = greedy_coloring(g, "smallest_last")
+    greedy = validate.greedy_coloring(g).max() + 1
+    assert validate.check_coloring(g, color) == f"ok ({color.max() + 1} colors; largest-first greedy: {greedy})"
     u, v = next((u, v) for u, v, _ in edges(g) if u < v)
     bad = color.copy()
     bad[v] = bad[u]
@@ -279,6 +280,17 @@ def test_coloring_correct_improper_incomplete(seed):
     bad[g.num_vertices - 1] = -1                       # an isolated vertex left uncolored
     assert validate.check_coloring(g, bad) == (
         f"FAILED: 1 vertex without a color, first 1: {g.num_vertices - 1} (color -1)")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_greedy_reference_is_networkx_largest_first(seed):
+    """Without self-loops and duplicates (which networkx's degrees count otherwise), the
+    reference is networkx's greedy_color(strategy="largest_first")."""
+    rng = np.random.default_rng(seed)
+    n = 500
+    g = Graph.from_edges(rng.integers(0, n - 20, 3000), rng.integers(0, n - 20, 3000), num_vertices=n,
+                         symmetrize=True, remove_self_loops=True, remove_duplicates=True, device="cpu")
+    np.testing.assert_array_equal(validate.greedy_coloring(g), greedy_coloring(g))
 
 
 def test_coloring_counts_each_clash_once():

@@ -207,3 +207,12 @@ def color_cupy(row_offsets, col_indices, seed=0):
             remaining = int((colors < 0).sum())
             rounds += 1
     return colors, timer.ms, rounds
+
+
+def color_greedy(graph):
+    """The sequential largest-first greedy coloring on the CPU (minigr.validate's reference,
+    vectorized with NumPy), from the graph's arrays copied to the host. Returns colors."""
+    from ..validate import greedy_coloring
+    with Timer("cpu") as timer:
+        colors = greedy_coloring(graph)
+    return colors, timer.ms, None

@@ -115,8 +115,10 @@ def proper_coloring(colors, inputs):
     return bool((colors >= 0).all()) and not bool(clash.any())
 
 
-# primitive -> (systems, name of the reference system or None, compare(values, reference)).
-# The first system is minigr; coloring has no reference: proper_coloring checks each result.
+GREEDY = "largest-first greedy (CPU)"
+# primitive -> (systems, name of the reference system, compare(values, reference)). The first
+# system is minigr; colorings differ and need not match: proper_coloring checks each, and its
+# colors are set against the greedy reference's.
 PRIMITIVES = {
     "bfs": (_minigr_systems("bfs", "depth") + [
              System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: alt.bfs_spmv(
@@ -136,8 +138,9 @@ PRIMITIVES = {
                                        _l1_close),
     "color": (_minigr_systems("color", "color") + [
                System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None: alt.color_cupy(
-                   i.graph.row_offsets, i.graph.col_indices))],
-              None, None),
+                   i.graph.row_offsets, i.graph.col_indices)),
+               System(GREEDY, "cpu", lambda i, trace=None: alt.color_greedy(i.graph))],
+              GREEDY, None),
 }
 
 
@@ -189,12 +192,10 @@ def _loop_build_ms(graph):
 
 def validate(rows, values, reference_name, compare, inputs):
     """Fills validated/check on each row: against the reference system's result,
-    else (it failed) against minigr's; coloring: each result must be proper."""
+    else (it failed) against minigr's; coloring (compare None): each result must be
+    proper, and its colors are counted, as a multiple of the reference's."""
     if compare is None:
-        for row, v in zip(rows, values):
-            if v is not None:
-                row["validated"] = proper_coloring(v, inputs)
-                row["check"] = "proper coloring" if row["validated"] else "NOT a proper coloring"
+        _check_colorings(rows, values, reference_name, inputs)
         return
     names = [row["system"] for row in rows]
     by_name = dict(zip(names, values))
@@ -210,6 +211,20 @@ def validate(rows, values, reference_name, compare, inputs):
         else:
             row["validated"] = compare(v, reference)
             row["check"] = ("ok" if row["validated"] else "MISMATCH") + f" vs {against}"
+
+
+def _check_colorings(rows, values, reference_name, inputs):
+    """Each coloring's rows: its colors, whether it is proper, and its colors over the reference's."""
+    colors = {row["system"]: int(v.max()) + 1 if len(v) else 0 for row, v in zip(rows, values) if v is not None}
+    reference = colors.get(reference_name)
+    for row, v in zip(rows, values):
+        if v is None:
+            continue
+        row["colors"] = colors[row["system"]]
+        row["validated"] = proper_coloring(v, inputs)
+        row["check"] = "proper coloring" if row["validated"] else "NOT a proper coloring"
+        if reference and row["validated"] and row["system"] != reference_name:
+            row["check"] += f", {row['colors'] / reference:.2f}x the greedy colors"
 
 
 def run(args, graphs):

@@ -13,8 +13,8 @@ Column = collections.namedtuple("Column", "header key format left", defaults=(Fa
 PRIMITIVE_COLUMNS = [Column("primitive", "primitive", "{}", True), Column("system", "system", "{}", True),
                      Column("ms", "ms", "{:.3f}"), Column("MTEPS", "MTEPS", "{:.0f}"),
                      Column("iters", "iterations", "{}"), Column("us/iter", "us_per_iteration", "{:.1f}"),
-                     Column("first call ms", "first_call_ms", "{:.1f}"), Column("loop build ms", "loop_build_ms", "{:.1f}"),
-                     Column("peak level MTEPS", "peak_MTEPS", "{:.0f}"),
+                     Column("colors", "colors", "{}"), Column("first call ms", "first_call_ms", "{:.1f}"),
+                     Column("loop build ms", "loop_build_ms", "{:.1f}"), Column("peak level MTEPS", "peak_MTEPS", "{:.0f}"),
                      Column("minigr speedup", "minigr_speedup", "{:.1f}x"), Column("check", "check", "{}", True)]
 OPERATOR_COLUMNS = [Column("operator", "operator", "{}", True), Column("system", "system", "{}", True),
                     Column("ms", "ms", "{:.3f}"), Column("MTEPS", "MTEPS", "{:.0f}"),
