@@ -4,6 +4,10 @@ uncolored neighbours' (neighbor_reduce, max) takes the round's color (compute);
 filter keeps the rest for the next round. The rounds loop on the device."""
 import numpy
 
+from minigr import validate
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
 from minigr.operators import compute, filter_frontier, neighbor_reduce
@@ -75,3 +79,12 @@ class Coloring(Problem):
         self.seed.fill(seed)
         compute(self.graph, None, self.assign_priorities)
         self.uncolored.reset(self.graph.xp.arange(self.graph.num_vertices, dtype=numpy.int32))
+
+
+APP = App(
+    "color", color, "graph coloring: a color per vertex, no edge joining equal colors", ("color",),
+    lambda graph, source, values, options: validate.check_coloring(graph, values["color"]),
+    options=(Option("seed", int, 0, "random seed of the coloring (default 0)"),), needs="undirected",
+    bench=(BenchCase("color", "color", (System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None:
+                                               alt.color_cupy(i.graph.row_offsets, i.graph.col_indices)),),
+                     verify=bench.proper_coloring),))

@@ -10,10 +10,11 @@ import numpy
 import pytest
 import scipy.sparse.csgraph as csgraph
 
-from minigr import Graph
+from minigr import Graph, catalog
 from minigr.bench import alternatives as alt
 from minigr.bench import graphs as bench_graphs
 from minigr.bench import primitives, report
+from minigr.catalog import BenchCase
 from minigr.cli import main
 
 from conftest import to_host
@@ -146,13 +147,13 @@ def test_measure_drops_the_warmup_and_takes_the_median():
 
 
 def test_validate_against_the_reference_or_else_minigr():
+    case = BenchCase("t", "x", reference="ref", compare=primitives.same)
     rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "ref"}]
-    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 3]), numpy.array([1, 2])], "ref",
-                        primitives._same, None)
+    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 3]), numpy.array([1, 2])], case, None)
     assert [(r["validated"], r["check"]) for r in rows] == [(True, "ok vs ref"), (False, "MISMATCH vs ref"),
                                                              (True, "reference")]
     rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "ref", "error": "boom"}]
-    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 2]), None], "ref", primitives._same, None)
+    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 2]), None], case, None)
     assert [r.get("check") for r in rows] == ["reference", "ok vs minigr", None]
     assert rows[0]["validated"] is False  # minigr standing in is no validation of minigr
 
@@ -165,12 +166,25 @@ def test_proper_coloring_check():
     assert not primitives.proper_coloring(numpy.array([0, 1, 2, -1]), inputs)
 
 
-def test_every_primitive_has_minigr_first_and_a_known_reference():
-    for name, (systems, reference, compare) in primitives.PRIMITIVES.items():
+def test_validate_each_result_without_a_reference():
+    case = BenchCase("t", "x", verify=lambda values, inputs: bool((values > 0).all()))
+    rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "broken", "error": "boom"}]
+    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([0, 2]), None], case, None)
+    assert [(r.get("validated"), r.get("check")) for r in rows] == [
+        (True, "verified"), (False, "FAILED verification"), (None, None)]
+
+
+def test_every_case_has_minigr_first_and_a_known_reference():
+    labels = [case.label for _, case, _ in primitives.cases()]
+    assert len(set(labels)) == len(labels) and set(catalog.names()) <= {label.split()[0] for label in labels}
+    for app, case, systems in primitives.cases():
         names = [s.name for s in systems]
-        assert names[0] == "minigr", name
-        assert len(set(names)) == len(names), name
-        assert reference is None and compare is None or reference in names, name
+        assert names[0] == "minigr", case.label
+        assert ("minigr, host loop" in names) == app.loops, case.label
+        assert len(set(names)) == len(names), case.label
+        assert case.reference in names and case.compare and not case.verify or (
+            case.reference is None and case.verify and not case.compare), case.label
+        assert all(s.traced for s in systems[:1 + app.loops]) == (case.traced is not None), case.label
 
 
 # ---- CPU alternatives against independent references ----------------------------------------------
