@@ -141,7 +141,8 @@ def _run_system(system, inputs, runs, warmup, traversal):
 
 def _loop_build_ms(graph):
     """Host ms that the latest-built device loop on `graph` took to capture and instantiate."""
-    built = [problem.loop.build_ms for problem in graph.problems.values() if problem.loop.build_ms is not None]
+    loops = [problem.loop for problem in graph.problems.values() if hasattr(problem, "loop")]
+    built = [loop.build_ms for loop in loops if loop.build_ms is not None]
     return built[-1] if built else None
 
 
