@@ -20,8 +20,6 @@ from ..graph import to_host
 from . import alternatives as alt
 from . import progress
 
-NETWORKX_MAX_EDGES = 1_000_000
-
 
 def minigr_levels(inputs, trace, relax):
     """minigr's push advance run level by level, each level timed with CUDA
@@ -66,9 +64,12 @@ def minigr_systems(app, case):
     return [system("minigr", "device"), system("minigr, host loop", "host")]
 
 
-def too_big_for_networkx(inputs):
-    m = inputs.graph.num_edges
-    return f"skipped: {m} edges > {NETWORKX_MAX_EDGES} (networkx)" if m > NETWORKX_MAX_EDGES else None
+def too_big(limit, what="CPU"):
+    """A System's skip: a reason when the graph has more than `limit` edges, for `what` is too slow there."""
+    def skip(inputs):
+        m = inputs.graph.num_edges
+        return f"skipped: {m} edges > {limit} ({what})" if m > limit else None
+    return skip
 
 
 def same(values, reference):
