@@ -63,7 +63,8 @@ class Option:
 @dataclasses.dataclass(frozen=True)
 class BenchCase:
     """A group of bench rows: minigr (with options) and its alternatives on
-    one task. The systems' `key` arrays are compared with the `reference`
+    one task. The systems' `key` values (a result array, or an extra such as
+    a total) are compared with the `reference`
     system's by compare(values, reference_values) -> bool; without a
     reference, verify(values, inputs) -> bool checks each (e.g. a proper
     coloring). traced(inputs, trace): minigr's run level by level, each level

@@ -57,7 +57,7 @@ def minigr_systems(app, case):
                 return case.traced(inputs, trace)
             source = (inputs.source,) if app.sourced else ()
             result = app.run(inputs.graph, *source, **case.options, **({"loop": loop} if loop else {}))
-            return result.values[case.key], result.ms, result.iterations
+            return {**result.values, **result.extra}[case.key], result.ms, result.iterations
         return System(name, "gpu", run, traced=case.traced is not None)
     if not app.loops:
         return [system("minigr", None)]
