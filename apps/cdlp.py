@@ -59,7 +59,7 @@ def cdlp(graph, *, iterations=10, loop="device"):
     """Community label of every vertex (int32, a vertex id) after `iterations`
     rounds of Graphalytics' label propagation. loop: "device" or "host" (who
     decides each iteration)."""
-    if not isinstance(iterations, int) or iterations < 1:
+    if iterations < 1:
         raise MinigrError(f"iterations must be at least 1, got {iterations!r}")
     n = graph.num_vertices
     if n == 0:
@@ -75,8 +75,8 @@ class CDLP(Problem):
     name = "cdlp"
 
     def __init__(self, graph):
-        self.xp, n = graph.xp, graph.num_vertices
-        xp = self.xp
+        xp = self.xp = graph.xp
+        n = graph.num_vertices
         sides = [graph, graph.reverse()] if graph.directed else [graph]  # out-neighbours, then in-neighbours
         degrees = sum(side.out_degrees() for side in sides)
         self.neighbours = int(degrees.sum())
@@ -85,6 +85,7 @@ class CDLP(Problem):
         offsets = xp.concatenate([xp.zeros(1, dtype=numpy.int64), xp.cumsum(2 * degrees)])
         self.table = xp.full(max(2 * self.neighbours, 1), EMPTY, dtype=numpy.uint64)
         slots = Partition(offsets)
+        self.partitions = [side.row_partition for side in sides]  # found now, not inside the captured loop
         count = Functor(COUNT, filename="<cdlp count>", label=self.label, table=self.table, offsets=offsets,
                         empty=EMPTY)
         pick = Functor(PICK, filename="<cdlp pick>", table=self.table, empty=EMPTY)

@@ -104,7 +104,7 @@ APP = App(
     "lcc", lcc, "local clustering coefficient (LDBC Graphalytics; networkx's clustering when undirected)", ("lcc",),
     lambda graph, source, values, options: check_lcc(graph, values["lcc"]),
     bench=(BenchCase("lcc", "lcc", (
-        System(BEST_SPGEMM, "gpu", lambda i, trace=None: _cupy_system(i)),
+        System(BEST_SPGEMM, "gpu", lambda i, trace=None: _cupy_system(i), once=True),
         System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: _scipy_system(i),
                skip=bench.too_big(10_000_000)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_lcc(i.graph), skip=_networkx_skip)),

@@ -20,8 +20,9 @@ from .transforms.errors import MinigrError
 # A way to compute a primitive that the bench times: name; device ("gpu" or
 # "cpu"); run(inputs, trace=None) -> (values, ms, iterations), trace a list for
 # per-level records or None; traced: whether run fills a trace; skip(inputs) ->
-# a reason not to run it, or None.
-System = collections.namedtuple("System", "name device run traced skip", defaults=(False, None))
+# a reason not to run it, or None; once: run once, with no warm-up, as CPU
+# systems are (a GPU system that takes seconds).
+System = collections.namedtuple("System", "name device run traced skip once", defaults=(False, None, False))
 # Limits shared by options: (test, what the value must be).
 POSITIVE = (lambda x: math.isfinite(x) and x > 0, "a positive number")
 AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
@@ -114,18 +115,15 @@ class App:
         return options
 
 
-@functools.cache
 def apps():
     """name -> App of every primitive, in name order."""
-    found = {}
-    for name in names():
-        record = getattr(importlib.import_module(f"{__package__}.apps.{name}"), "APP", None)
-        if not isinstance(record, App) or record.name != name:
-            raise MinigrError(f"minigr.apps.{name} must end with APP = App({name!r}, ...), its catalog record")
-        found[name] = record
-    return found
+    return {name: app(name) for name in names()}
 
 
+@functools.cache
 def app(name):
-    """The App record of one primitive."""
-    return apps()[name]
+    """The App record of one primitive (only its module is imported)."""
+    record = getattr(importlib.import_module(f"{__package__}.apps.{name}"), "APP", None)
+    if not isinstance(record, App) or record.name != name:
+        raise MinigrError(f"minigr.apps.{name} must end with APP = App({name!r}, ...), its catalog record")
+    return record

@@ -84,12 +84,12 @@ def test_option_checks():
 def test_a_module_without_a_record_is_named(monkeypatch):
     monkeypatch.setattr(catalog, "names", lambda: ["stray"])
     monkeypatch.setitem(sys.modules, "minigr.apps.stray", types.ModuleType("minigr.apps.stray"))
-    catalog.apps.cache_clear()
+    catalog.app.cache_clear()
     try:
         with pytest.raises(MinigrError, match=r"minigr.apps.stray must end with APP = App\('stray', \.\.\.\)"):
             catalog.apps()
     finally:
-        catalog.apps.cache_clear()
+        catalog.app.cache_clear()
 
 
 def test_a_record_needs_no_other_file(monkeypatch, capsys):
@@ -109,7 +109,7 @@ def test_a_record_needs_no_other_file(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "minigr.apps.degree", module)
     monkeypatch.setattr(catalog, "names", lambda: NAMES + ["degree"])
     monkeypatch.setattr(minigr, "_EXPORTS", {**minigr._EXPORTS, "degree": "primitives"})
-    catalog.apps.cache_clear()
+    catalog.app.cache_clear()
     try:
         assert main(["degree", "grid:scale=4", "--device", "cpu", "--scale", "2", "--validate", "--json"]) == 0
         assert '"validation": "ok"' in capsys.readouterr().out
@@ -119,8 +119,8 @@ def test_a_record_needs_no_other_file(monkeypatch, capsys):
         calls = []
         module.APP = dataclasses.replace(module.APP, run=lambda graph, **options: calls.append(graph.directed))
         monkeypatch.setattr(catalog, "names", lambda: ["degree"])
-        catalog.apps.cache_clear()
+        catalog.app.cache_clear()
         doctor.primitive_samples()
         assert calls == [False, False, True]  # each sample graph, the directed one last
     finally:
-        catalog.apps.cache_clear()
+        catalog.app.cache_clear()

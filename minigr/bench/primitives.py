@@ -4,7 +4,8 @@ list them (the alternatives live in alternatives.py or in the app's own
 file), in one process, every result validated.
 
 Timing: GPU systems, the median of --runs runs after --warmup untimed ones,
-CUDA events around the work (minigr: the app's Result.ms); CPU systems run once.
+CUDA events around the work (minigr: the app's Result.ms); CPU systems, and GPU
+ones marked `once` (those taking seconds), run once.
 MTEPS is stored directed edges / time for every system (graph.num_edges / ms / 1000).
 minigr runs with its loop on the device and, for primitives that loop, on the
 host (us per iteration shows what a level costs each way); its first call,
@@ -121,7 +122,7 @@ def _run_system(system, inputs, runs, warmup, traversal):
     if reason:
         return {**row, "error": reason}, None
     try:
-        if system.device == "cpu":
+        if system.device == "cpu" or system.once:
             runs, warmup = 1, 0
         values, ms, iterations, first_ms = measure(lambda: system.run(inputs), runs, warmup)
         row.update(ms=ms, MTEPS=inputs.graph.num_edges / ms / 1e3 if ms else None, iterations=iterations,
