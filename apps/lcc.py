@@ -16,6 +16,7 @@ from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Result, Timer, problem
 from minigr.graph import to_host
 
+from . import triangles
 from .triangles import Triangles, degree_ordered_upper, spgemm_triangles
 
 
@@ -62,14 +63,6 @@ def spgemm_lcc(setup, xp):
     return coefficients(spgemm_triangles(setup, xp, weighted=True), degree)
 
 
-def spgemm_system(matrix, xp, sparse, device):
-    """spgemm_lcc timed, its setup (degree_ordered_upper) not: (values, ms, None)."""
-    setup = degree_ordered_upper(matrix, xp, sparse)
-    with Timer(device) as timer:
-        values = spgemm_lcc(setup, xp)
-    return values, timer.ms, None
-
-
 def networkx_lcc(graph):
     """networkx.clustering of the simple undirected graph, timed on the CPU (undirected graphs)."""
     import networkx
@@ -79,17 +72,6 @@ def networkx_lcc(graph):
     with Timer("cpu") as timer:
         found = networkx.clustering(simple)
     return numpy.array([found[v] for v in range(graph.num_vertices)]), timer.ms, None
-
-
-def _cupy_system(inputs):
-    import cupy
-    import cupyx.scipy.sparse
-    return spgemm_system(cupyx.scipy.sparse.csr_matrix(inputs.scipy), cupy, cupyx.scipy.sparse, "gpu")
-
-
-def _scipy_system(inputs):
-    import scipy.sparse
-    return spgemm_system(inputs.scipy, numpy, scipy.sparse, "cpu")
 
 
 def _networkx_skip(inputs):
@@ -104,8 +86,8 @@ APP = App(
     "lcc", lcc, "local clustering coefficient (LDBC Graphalytics; networkx's clustering when undirected)", ("lcc",),
     lambda graph, source, values, options: check_lcc(graph, values["lcc"]),
     bench=(BenchCase("lcc", "lcc", (
-        System(BEST_SPGEMM, "gpu", lambda i, trace=None: _cupy_system(i), once=True),
-        System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: _scipy_system(i),
+        System(BEST_SPGEMM, "gpu", lambda i, trace=None: triangles.cupy_system(i, spgemm_lcc), once=True),
+        System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: triangles.scipy_system(i, spgemm_lcc),
                skip=bench.too_big(10_000_000)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_lcc(i.graph), skip=_networkx_skip)),
         BEST_SPGEMM, bench.close),))

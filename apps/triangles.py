@@ -187,12 +187,17 @@ def spgemm_triangles(setup, xp, total=False, weighted=False):
     return per_vertex
 
 
-def spgemm_system(matrix, xp, sparse, device, total):
-    """spgemm_triangles timed, its setup (degree_ordered_upper) not: (values, ms, None)."""
+def spgemm_system(matrix, xp, sparse, device, compute):
+    """compute(setup, xp) timed, its setup (degree_ordered_upper) not: (values, ms, None)."""
     setup = degree_ordered_upper(matrix, xp, sparse)
     with Timer(device) as timer:
-        values = spgemm_triangles(setup, xp, total=total)
+        values = compute(setup, xp)
     return values, timer.ms, None
+
+
+def total_triangles(setup, xp):
+    """spgemm_triangles' total."""
+    return spgemm_triangles(setup, xp, total=True)
 
 
 def lower_triangle_total(matrix):
@@ -237,15 +242,17 @@ def _cupy_matrix(inputs):
     return cupyx.scipy.sparse.csr_matrix(inputs.scipy)
 
 
-def _scipy_system(inputs, total):
+def scipy_system(inputs, compute):
+    """spgemm_system on the bench inputs' SciPy matrix."""
     import scipy.sparse
-    return spgemm_system(inputs.scipy, numpy, scipy.sparse, "cpu", total)
+    return spgemm_system(inputs.scipy, numpy, scipy.sparse, "cpu", compute)
 
 
-def _cupy_system(inputs, total):
+def cupy_system(inputs, compute):
+    """spgemm_system on the bench inputs' matrix in cupyx."""
     import cupy
     import cupyx.scipy.sparse
-    return spgemm_system(_cupy_matrix(inputs), cupy, cupyx.scipy.sparse, "gpu", total)
+    return spgemm_system(_cupy_matrix(inputs), cupy, cupyx.scipy.sparse, "gpu", compute)
 
 
 def _networkx_total(inputs):
@@ -261,8 +268,8 @@ APP = App(
     bench=(BenchCase("triangles", "total", (
         System("CuPy SpGEMM sum(L*(L@L)), id order", "gpu",
                lambda i, trace=None: lower_triangle_total(_cupy_matrix(i)), skip=lower_triangle_products),
-        System(BEST_SPGEMM, "gpu", lambda i, trace=None: _cupy_system(i, total=True), once=True),
-        System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: _scipy_system(i, total=True),
+        System(BEST_SPGEMM, "gpu", lambda i, trace=None: cupy_system(i, total_triangles), once=True),
+        System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: scipy_system(i, total_triangles),
                skip=bench.too_big(10_000_000)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: _networkx_total(i),
                skip=bench.too_big(1_000_000, "networkx"))), BEST_SPGEMM, bench.same),))

@@ -189,6 +189,25 @@ def test_every_case_has_minigr_first_and_a_known_reference():
 
 # ---- CPU alternatives against independent references ----------------------------------------------
 
+@pytest.mark.parametrize("label", [case.label for _, case, _ in primitives.cases()])
+def test_every_case_runs_minigr_and_its_cpu_systems_on_the_cpu(label):
+    """minigr's row (loops on the device and the host) and each CPU alternative on a small CPU graph:
+    the values the case compares, agreeing with minigr's (or each verified)."""
+    app, case, systems = next(found for found in primitives.cases() if found[1].label == label)
+    inputs = bench_graphs.Inputs("tiny", TINY, device="cpu")
+    rows, values = [], []
+    for system in systems:
+        if system.device == "cpu" or system.name.startswith("minigr"):
+            assert system.skip is None or system.skip(inputs) is None
+            result, ms, iterations = system.run(inputs)
+            rows.append({"system": system.name})
+            values.append(to_host(result))
+            assert ms is None or ms >= 0
+    primitives.validate(rows, values, case if case.reference is None else BenchCase(
+        label, case.key, reference="minigr", compare=case.compare), inputs)
+    assert len(rows) >= 2 and all(row["validated"] for row in rows), rows
+
+
 def _random_graph(device, seed=3, n=300, m=1500, directed=True):
     rng = numpy.random.default_rng(seed)
     weights = rng.integers(1, 65, size=m).astype(numpy.float32)

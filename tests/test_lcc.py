@@ -79,7 +79,7 @@ def test_scipy_spgemm_in_chunks(monkeypatch, name):
     monkeypatch.setattr(triangles, "CHUNK_PRODUCTS", 40)
     graph = graphs("cpu")[name]
     numpy.testing.assert_allclose(app.scipy_lcc(graph.to_scipy()), by_definition(graph), rtol=1e-12, atol=0)
-    values, ms, _ = app.spgemm_system(graph.to_scipy(), numpy, scipy.sparse, "cpu")
+    values, ms, _ = triangles.spgemm_system(graph.to_scipy(), numpy, scipy.sparse, "cpu", app.spgemm_lcc)
     numpy.testing.assert_allclose(values, by_definition(graph), rtol=1e-12, atol=0)
 
 
@@ -88,6 +88,6 @@ def test_cupy_alternative():
     import cupy
     import cupyx.scipy.sparse
     for name, graph in graphs("gpu").items():
-        values, _, _ = app.spgemm_system(cupyx.scipy.sparse.csr_matrix(graph.to_scipy()), cupy, cupyx.scipy.sparse,
-                                         "gpu")
+        values, _, _ = triangles.spgemm_system(cupyx.scipy.sparse.csr_matrix(graph.to_scipy()), cupy,
+                                               cupyx.scipy.sparse, "gpu", app.spgemm_lcc)
         numpy.testing.assert_allclose(to_host(values), by_definition(graph), rtol=1e-12, atol=0, err_msg=name)

@@ -75,7 +75,7 @@ def test_scipy_spgemm(monkeypatch, chunk, name):
     setup = app.degree_ordered_upper(graph.to_scipy(), numpy, scipy.sparse)
     numpy.testing.assert_array_equal(app.spgemm_triangles(setup, numpy), counts)
     assert app.spgemm_triangles(setup, numpy, total=True) == total
-    assert app.spgemm_system(graph.to_scipy(), numpy, scipy.sparse, "cpu", True)[0] == total
+    assert app.spgemm_system(graph.to_scipy(), numpy, scipy.sparse, "cpu", app.total_triangles)[0] == total
 
 
 @pytest.mark.gpu
@@ -86,7 +86,7 @@ def test_cupy_alternatives():
         graph = graphs("gpu")[name]
         counts, total = expected(graph)
         matrix = cupyx.scipy.sparse.csr_matrix(graph.to_scipy())
-        assert app.spgemm_system(matrix, cupy, cupyx.scipy.sparse, "gpu", True)[0] == total, name
-        numpy.testing.assert_array_equal(to_host(app.spgemm_system(matrix, cupy, cupyx.scipy.sparse, "gpu", False)[0]),
-                                         counts, err_msg=name)
+        assert app.spgemm_system(matrix, cupy, cupyx.scipy.sparse, "gpu", app.total_triangles)[0] == total, name
+        per_vertex, _, _ = app.spgemm_system(matrix, cupy, cupyx.scipy.sparse, "gpu", app.spgemm_triangles)
+        numpy.testing.assert_array_equal(to_host(per_vertex), counts, err_msg=name)
         assert app.lower_triangle_total(matrix)[0] == total, name

@@ -115,7 +115,7 @@ def measure(fn, runs, warmup):
     return values, float(numpy.median(times)), iterations, first_ms
 
 
-def _run_system(system, inputs, runs, warmup, traversal):
+def _run_system(system, inputs, runs, warmup, app, traversal):
     """A row for one system (values kept aside for validation); errors go into the row."""
     row = {"system": system.name, "device": system.device}
     reason = system.skip(inputs) if system.skip else None
@@ -128,7 +128,7 @@ def _run_system(system, inputs, runs, warmup, traversal):
         row.update(ms=ms, MTEPS=inputs.graph.num_edges / ms / 1e3 if ms else None, iterations=iterations,
                    us_per_iteration=1e3 * ms / iterations if iterations else None, runs=runs)
         if system.name == "minigr":  # its first call builds the loop: capture and instantiation, kernels loaded
-            row.update(first_call_ms=first_ms, loop_build_ms=_loop_build_ms(inputs.graph))
+            row.update(first_call_ms=first_ms, loop_build_ms=_loop_build_ms(inputs.graph, app.name))
         if traversal and system.traced:
             trace = []
             system.run(inputs, trace)
@@ -141,9 +141,10 @@ def _run_system(system, inputs, runs, warmup, traversal):
         return {**row, "error": f"{type(exc).__name__}: {exc}"}, None
 
 
-def _loop_build_ms(graph):
-    """Host ms that the latest-built device loop on `graph` took to capture and instantiate."""
-    loops = [problem.loop for problem in graph.problems.values() if hasattr(problem, "loop")]
+def _loop_build_ms(graph, name):
+    """Host ms that the latest-built device loop of primitive `name` on `graph` took to capture and
+    instantiate; None for a primitive that does not loop."""
+    loops = [problem.loop for problem in graph.problems.values() if problem.name == name and hasattr(problem, "loop")]
     built = [loop.build_ms for loop in loops if loop.build_ms is not None]
     return built[-1] if built else None
 
@@ -200,7 +201,7 @@ def _graph_rows(name, spec, runs, warmup):
         results = []
         for system in systems:
             progress(f"primitives: {name} {case.label} {system.name} ...")
-            results.append(_run_system(system, inputs, runs, warmup, traversal=case.traced is not None))
+            results.append(_run_system(system, inputs, runs, warmup, app, traversal=case.traced is not None))
         primitive_rows = [dict(suite="primitives", graph=name, vertices=inputs.graph.num_vertices,
                                edges=inputs.graph.num_edges, primitive=case.label, **row) for row, _ in results]
         validate(primitive_rows, [values for _, values in results], case, inputs)
