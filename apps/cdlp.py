@@ -85,7 +85,6 @@ class CDLP(Problem):
         offsets = xp.concatenate([xp.zeros(1, dtype=numpy.int64), xp.cumsum(2 * degrees)])
         self.table = xp.full(max(2 * self.neighbours, 1), EMPTY, dtype=numpy.uint64)
         slots = Partition(offsets)
-        self.partitions = [side.row_partition for side in sides]  # found now, not inside the captured loop
         count = Functor(COUNT, filename="<cdlp count>", label=self.label, table=self.table, offsets=offsets,
                         empty=EMPTY)
         pick = Functor(PICK, filename="<cdlp pick>", table=self.table, empty=EMPTY)

@@ -3,12 +3,7 @@ backend; the GPU one is skipped, with the reason, where no GPU is present."""
 import numpy
 import pytest
 
-import minigr.transforms
 from minigr.transforms.backend import gpu_unavailable_reason
-
-if not hasattr(minigr.transforms, "intersect_transform"):  # TEMPORARY: until it lands on main (issue 19)
-    from intersect_standin import intersect_transform
-    minigr.transforms.intersect_transform = intersect_transform
 
 
 def pytest_collection_modifyitems(config, items):
