@@ -148,7 +148,7 @@ def auto_delta(graph):
     return max(float(graph.weights.max()), 1e-30) * 32 * graph.num_vertices / graph.num_edges
 
 
-def delta_option(text):
+def bucket_width(text):
     """--delta's value: 'auto', 'none' (None: the frontier form) or a number."""
     return text if text == "auto" else None if text == "none" else float(text)
 
@@ -160,7 +160,7 @@ ALTERNATIVES = (
 APP = App(
     "sssp", sssp, "single-source shortest paths: distance and parent of every vertex", ("distance", "parent"),
     lambda graph, source, values, options: validate.check_sssp(graph, source, values["distance"], values["parent"]),
-    options=(Option("delta", delta_option, "auto", "bucket width for delta-stepping: a number, 'auto' (the default) "
+    options=(Option("delta", bucket_width, "auto", "bucket width for delta-stepping: a number, 'auto' (the default) "
                     "or 'none' (the plain frontier form)",
                     (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
                      and math.isfinite(x) and x > 0, "a positive number, 'auto' or 'none'")),),
