@@ -43,7 +43,7 @@ void hook(int u, int v) const {  // joins the trees of u and v
 }"""
 START = "void operator()(long long v) const { parent[v] = (int)v; }"
 HOOK_NEIGHBOUR = """void operator()(long long v) const {
-    const long long at = row_offsets[v] + round;
+    const long long at = row_offsets[v] + nth;
     if (at < row_offsets[v + 1]) sets.hook((int)v, col_indices[at]);
 }"""
 COMPRESS = "void operator()(long long v) const { parent[v] = sets.find((int)v); }"
@@ -88,7 +88,7 @@ class WCC(Problem):
         self.start = Functor(START, filename="<wcc start>", parent=self.parent)
         self.hook_neighbour = [Functor(HOOK_NEIGHBOUR, filename="<wcc hook neighbour>", sets=sets,
                                        row_offsets=graph.row_offsets, col_indices=graph.col_indices,
-                                       round=numpy.int64(r)) for r in range(NEIGHBOUR_ROUNDS)]
+                                       nth=numpy.int64(r)) for r in range(NEIGHBOUR_ROUNDS)]
         self.compress = Functor(COMPRESS, filename="<wcc compress>", sets=sets, parent=self.parent)
         self.vote = Functor(VOTE, filename="<wcc vote>", parent=self.parent, best=self.best,
                             samples=numpy.int64(SAMPLES), n=numpy.int64(max(self.n, 1)))
