@@ -6,12 +6,14 @@ made on the device after each level (the other operator launches empty), so
 the levels loop there too."""
 import numpy
 
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr import validate
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import App, BenchCase, Option, System
+from minigr.enactor import Problem, Result, Timer, check_source, problem
 from minigr.frontier import Frontier
 from minigr.operators import advance, advance_pull
 from minigr.transforms import DeviceCount, Functor
-
-from ._checks import check_source
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
 VISIT = """
@@ -104,3 +106,18 @@ class BFS(Problem):
         self.direction[1] = self.graph.num_edges - (self.graph.row_offsets[source + 1] - self.graph.row_offsets[source])
         self.direction[2] = 1
         self.frontier.reset(source)
+
+
+ALTERNATIVES = (
+    System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: alt.bfs_spmv(
+        i.in_adjacency(numpy.float32), i.degrees, i.source, trace), traced=True),
+    System("CuPy composed", "gpu", lambda i, trace=None: alt.bfs_cupy(
+        i.graph.row_offsets, i.graph.col_indices, i.source, trace), traced=True),
+    System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.bfs_scipy(i.scipy, i.source)))
+APP = App(
+    "bfs", bfs, "breadth-first search: hop depth and parent of every vertex", ("depth", "parent"),
+    lambda graph, source, values, options: validate.check_bfs(graph, source, values["depth"], values["parent"]),
+    options=(Option("idempotent", bool, False, "let a vertex enter the frontier more than once (fewer atomics)"),),
+    variants=({"idempotent": False}, {"idempotent": True}),
+    bench=(BenchCase("bfs", "depth", ALTERNATIVES, "SciPy csgraph (CPU)", bench.same,
+                     traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=False)),))

@@ -12,6 +12,10 @@ from pathlib import Path
 
 import numpy
 
+from minigr import validate
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
 from minigr.operators import advance, compute, neighbor_reduce
@@ -19,6 +23,7 @@ from minigr.transforms import DeviceCount, Functor, transform
 from minigr.transforms.errors import MinigrError
 
 HEADERS = (FRONTIER_HEADER, Path(FRONTIER_HEADER).parent / "color.h")
+GREEDY = "largest-first greedy (CPU)"  # the bench's reference coloring
 BROAD = 32  # vertices with this many higher neighbours or more take a group of threads each (a warp on the GPU)
 
 # Degree above a 32-bit tie-break: the lower vertex id first for seed 0, else
@@ -133,3 +138,15 @@ class Coloring(Problem):
         self.broad.reset()
         compute(graph, None, self.start)
         transform(1, self.first_round)
+
+
+APP = App(
+    "color", color, "graph coloring: a color per vertex, no edge joining equal colors", ("color",),
+    lambda graph, source, values, options: validate.check_coloring(graph, values["color"]),
+    options=(Option("seed", int, 0, "tie-break among vertices of equal degree: 0 the lower id, else a "
+                                    "random order from the seed (default 0)"),), needs="undirected",
+    bench=(BenchCase("color", "color", (System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None:
+                                               alt.color_cupy(i.graph.row_offsets, i.graph.col_indices)),
+                                        System(GREEDY, "cpu", lambda i, trace=None: alt.color_greedy(i.graph))),
+                     reference=GREEDY, verify=bench.proper_coloring,
+                     score=("colors", lambda colors: int(colors.max()) + 1 if len(colors) else 0)),))

@@ -7,7 +7,12 @@ match networkx.pagerank, with weights, personalization, nstart and dangling
 as it takes them. The iterations loop on the device."""
 import numpy
 
+from minigr import validate
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
+from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
 from minigr.transforms import Functor, Partition, segreduce_transform
 from minigr.transforms.errors import MinigrError
@@ -126,3 +131,26 @@ class PageRank(Problem):
         self.graph.xp.multiply(self.rank, self.inverse_out, out=self.share)
         self.dangling_rank()
 
+
+def _bench_case(label, tol, max_iter):
+    """PageRank to tol (networkx's criterion), against SpMV on both devices and networkx."""
+    options = dict(tol=tol, max_iter=max_iter)
+    return BenchCase(label, "rank", (
+        System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: alt.pagerank_spmv(
+            i.in_adjacency(numpy.float64), i.degrees, **options)),
+        System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: alt.pagerank_spmv(
+            i.scipy_in_ones, to_host(i.degrees), **options)),
+        System("networkx (CPU)", "cpu", lambda i, trace=None: alt.pagerank_networkx(i.networkx, **options),
+               skip=bench.too_big(1_000_000, "networkx"))), "SciPy SpMV (CPU)", bench.l1_close, options=options)
+
+
+APP = App(
+    "pagerank", pagerank, "PageRank of every vertex (networkx's formula: dangling mass spread uniformly)", ("rank",),
+    lambda graph, source, values, options: validate.check_pagerank(graph, values["rank"], **options),
+    options=(Option("damping", float, 0.85, "damping factor, in (0, 1) (default 0.85)",
+                    (lambda x: 0 < x < 1, "between 0 and 1, exclusive")),
+             Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
+             Option("max_iter", int, 100, "most iterations (default 100)", AT_LEAST_1)),
+    variants=({"weighted": False}, {"weighted": True}),
+    # tol=inf stops after the first iteration; "to convergence" is networkx's criterion at tol 1e-9
+    bench=(_bench_case("pagerank 1 iteration", numpy.inf, 1), _bench_case("pagerank tol 1e-09", 1e-9, 1000)))

@@ -5,16 +5,21 @@ next near level, one above it the far bucket, and when the near bucket runs
 dry the threshold rises by delta and the far vertices are split again. The
 frontier form (delta=None) relaxes the out-edges of every improved vertex
 each iteration. Either loops on the device."""
+import math
+import numbers
+
 import numpy
 
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr import validate
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import App, BenchCase, Option, System
+from minigr.enactor import Problem, Result, Timer, check_source, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.operators import advance, neighbor_reduce, split_near_far
 from minigr.transforms import Functor
 from minigr.transforms.errors import MinigrError
-
-from ._checks import check_source
 
 # Non-negative floats order like their bit patterns as ints: atomicMin on those.
 RELAX = """
@@ -141,3 +146,24 @@ def auto_delta(graph):
     if graph.num_edges == 0:
         return 1.0
     return max(float(graph.weights.max()), 1e-30) * 32 * graph.num_vertices / graph.num_edges
+
+
+def bucket_width(text):
+    """--delta's value: 'auto', 'none' (None: the frontier form) or a number."""
+    return text if text == "auto" else None if text == "none" else float(text)
+
+
+ALTERNATIVES = (
+    System("CuPy composed (scatter_min)", "gpu", lambda i, trace=None: alt.sssp_cupy(
+        i.graph.row_offsets, i.graph.col_indices, i.graph.weights, i.source, trace), traced=True),
+    System("SciPy csgraph Dijkstra (CPU)", "cpu", lambda i, trace=None: alt.sssp_scipy(i.scipy, i.source)))
+APP = App(
+    "sssp", sssp, "single-source shortest paths: distance and parent of every vertex", ("distance", "parent"),
+    lambda graph, source, values, options: validate.check_sssp(graph, source, values["distance"], values["parent"]),
+    options=(Option("delta", bucket_width, "auto", "bucket width for delta-stepping: a number, 'auto' (the default) "
+                    "or 'none' (the plain frontier form)",
+                    (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
+                     and math.isfinite(x) and x > 0, "a positive number, 'auto' or 'none'")),),
+    needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}),
+    bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", bench.close,
+                     traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=True)),))

@@ -9,12 +9,14 @@ it at its own start-up to read the backend's info (see minigr.nxinfo).
 """
 import importlib
 
-# name -> the module (under minigr) that defines it
+from .apps import names as _primitive_names
+
+# name -> the module (under minigr) that defines it; each primitive of the catalog is a function of
+# minigr.primitives.
 _EXPORTS = {
-    "Graph": "graph", "load": "io",
-    "bfs": "primitives", "sssp": "primitives", "pagerank": "primitives", "color": "primitives",
-    "Result": "enactor",
+    "Graph": "graph", "load": "io", "Result": "enactor",
     "MinigrError": "transforms.errors", "CompileError": "transforms.errors", "DeviceError": "transforms.errors",
+    **{name: "primitives" for name in _primitive_names()},
 }
 __all__ = list(_EXPORTS)
 

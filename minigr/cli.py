@@ -1,18 +1,16 @@
 """The `minigr` command. User mistakes end in a one-line message and a non-zero
 exit code, never a traceback."""
 import argparse
-import dataclasses
 import functools
-import importlib
 import json
-import math
 import os
 import statistics
 import sys
 
 import numpy as np
 
-from . import io, validate
+from . import catalog, io
+from .enactor import check_source
 from .graph import to_host
 from .transforms.backend import gpu_unavailable_reason, resolve_device
 from .transforms.errors import DeviceError, MinigrError
@@ -31,65 +29,6 @@ def _bench(args):
     return bench.run(args)
 
 
-@dataclasses.dataclass(frozen=True)
-class Primitive:
-    """A graph primitive as a subcommand: minigr.apps.<name>.<name>(graph, [source,] **options)."""
-    help: str
-    sourced: bool              # takes a source vertex
-    options: tuple             # (flag, argparse keywords); each dest is the app's keyword
-    columns: tuple             # Result.values written by --output, in order
-    check: callable            # (graph, source, values, options) -> verdict
-    needs: str = ""            # "weights" or "undirected": what the graph must have
-
-    @property
-    def dests(self):
-        """The option names as the app's keywords."""
-        return [flag[2:].replace("-", "_") for flag, _ in self.options]
-
-
-def _delta(text):
-    """--delta's value: 'auto', 'none' (None: the frontier form) or a number."""
-    return text if text == "auto" else None if text == "none" else float(text)
-
-
-PRIMITIVES = {
-    "bfs": Primitive(
-        "breadth-first search: hop depth and parent of every vertex", True,
-        (("--idempotent", dict(action="store_true",
-                               help="let a vertex enter the frontier more than once (fewer atomics)")),),
-        ("depth", "parent"),
-        lambda g, s, v, o: validate.check_bfs(g, s, v["depth"], v["parent"])),
-    "sssp": Primitive(
-        "single-source shortest paths: distance and parent of every vertex", True,
-        (("--delta", dict(type=_delta, default="auto", help="bucket width for delta-stepping: a number, 'auto' "
-                                                             "(the default) or 'none' (the plain frontier form)")),),
-        ("distance", "parent"),
-        lambda g, s, v, o: validate.check_sssp(g, s, v["distance"], v["parent"]), needs="weights"),
-    "pagerank": Primitive(
-        "PageRank of every vertex (networkx's formula: dangling mass spread uniformly)", False,
-        (("--damping", dict(type=float, default=0.85, help="damping factor, in (0, 1) (default 0.85)")),
-         ("--tol", dict(type=float, default=1e-6, help="stop when the L1 change is below V * tol (default 1e-6)")),
-         ("--max-iter", dict(type=int, default=100, help="most iterations (default 100)"))),
-        ("rank",),
-        lambda g, s, v, o: validate.check_pagerank(g, v["rank"], **o)),
-    "color": Primitive(
-        "graph coloring: greedy, largest degree first (a color per vertex, no edge joining equal colors)", False,
-        (("--seed", dict(type=int, default=0, metavar="K", help="order of vertices of equal degree: 0 (default) the "
-                                                                "lower id first, else a pseudo-random order from K")),),
-        ("color",),
-        lambda g, s, v, o: validate.check_coloring(g, v["color"]), needs="undirected"),
-}
-
-# Numbers the options must satisfy, checked before any work: dest -> (test, what it must be).
-LIMITS = {
-    "runs": (lambda x: x >= 1, "at least 1"),
-    "delta": (lambda x: x in ("auto", None) or (math.isfinite(x) and x > 0), "a positive number, 'auto' or 'none'"),
-    "damping": (lambda x: 0 < x < 1, "between 0 and 1, exclusive"),
-    "tol": (lambda x: math.isfinite(x) and x > 0, "a positive number"),
-    "max_iter": (lambda x: x >= 1, "at least 1"),
-}
-
-
 def parser():
     p = argparse.ArgumentParser(prog="minigr", description="Transform-based GPU graph analytics.")
     commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -101,8 +40,8 @@ def parser():
     from .bench import add_arguments
     add_arguments(commands.add_parser("bench", help="benchmarks, side by side with what users would do instead")
                   ).set_defaults(run=_bench)
-    for name, primitive in PRIMITIVES.items():
-        _add_primitive(commands, name, primitive)
+    for app in catalog.apps().values():
+        _add_primitive(commands, app)
     return p
 
 
@@ -121,13 +60,14 @@ def main(argv=None):
         return 130
 
 
-def _add_primitive(commands, name, primitive):
+def _add_primitive(commands, app):
+    """`minigr NAME`: the primitive of an App record (see minigr.catalog)."""
     p = commands.add_parser(
-        name, help=primitive.help, description=primitive.help + ".",
+        app.name, help=app.help, description=app.help + ".",
         epilog="Exit status: 0 done, 1 validation failed, 2 a usage or input error, 3 out of memory.")
     p.add_argument("graph", nargs="?", default=DEFAULT_GRAPH, metavar="GRAPH",
                    help=f"a graph file or generator spec (default {DEFAULT_GRAPH}); {io.ACCEPTED}")
-    if primitive.sourced:
+    if app.sourced:
         p.add_argument("--source", type=int, metavar="V",
                        help="source vertex (default: the highest out-degree vertex, lowest id on ties)")
     p.add_argument("--runs", type=int, default=1, metavar="N",
@@ -139,9 +79,12 @@ def _add_primitive(commands, name, primitive):
     p.add_argument("--output", metavar="FILE",
                    help="write the last run's per-vertex results to FILE (a header line, then 'vertex value...')")
     p.add_argument("--device", choices=("cpu", "gpu"), help="where to run (default: the GPU if present)")
-    group = p.add_argument_group(f"{name} options")
-    for flag, keywords in primitive.options:
-        group.add_argument(flag, **keywords)
+    group = p.add_argument_group(f"{app.name} options")
+    for option in app.options:
+        if option.kind is bool:
+            group.add_argument(option.flag, action="store_true", help=option.help)
+        else:
+            group.add_argument(option.flag, type=option.kind, default=option.default, help=option.help)
     load = p.add_argument_group("loading the graph (see minigr.load)")
     load.add_argument("--symmetrize", action="store_true", help="add the reverse of every edge (undirected)")
     load.add_argument("--remove-self-loops", action="store_true", help="drop edges v -> v")
@@ -157,71 +100,66 @@ def _add_primitive(commands, name, primitive):
                           help="treat the graph as directed")
     directed.add_argument("--undirected", dest="directed", action="store_const", const=False,
                           help="treat the graph as undirected (its edges must be symmetric; else --symmetrize)")
-    p.set_defaults(run=functools.partial(_run_primitive, name, primitive))
+    p.set_defaults(run=functools.partial(_run_primitive, app))
 
 
-def _run_primitive(name, primitive, args):
+def _run_primitive(app, args):
     """Check the input, then one warm-up and --runs timed runs of the app; report them.
     Returns 1 when a validation failed."""
-    graph, source, complaint = _checked_input(name, primitive, args)
+    options = {option.name: getattr(args, option.name) for option in app.options}
+    graph, source, complaint = _checked_input(app, options, args)
     if isinstance(complaint, DeviceError):
         raise complaint
     if complaint:
         print(complaint, file=sys.stderr)
-    options = {dest: getattr(args, dest) for dest in primitive.dests}
-    app = getattr(importlib.import_module(f"{__package__}.apps.{name}"), name)
-    run = functools.partial(app, graph, *([source] if primitive.sourced else []), **options)
+    run = functools.partial(app.run, graph, *([source] if app.sourced else []), **options)
     run()  # warm-up: compiles and caches the kernels
     records = []
     for i in range(args.runs):
         result = run()
-        verdict = primitive.check(graph, source, result.values, options) if args.validate else None
-        records.append(_record(name, args.graph, graph, source, result, verdict))
+        verdict = app.check(graph, source, result.values, options) if args.validate else None
+        records.append(_record(app.name, args.graph, graph, source, result, verdict))
         if args.json:
             print(json.dumps(records[-1], default=lambda x: x.item()), flush=True)
         elif sys.stderr.isatty():
             print(f"run {i + 1}/{args.runs}: {result.ms:.3f} ms" + (f", {verdict}" if verdict else ""),
                   file=sys.stderr, flush=True)
     if args.output:
-        _write_output(args.output, primitive.columns, result.values)
+        _write_output(args.output, app.columns, result.values)
     if not args.json:
         _summary(records, graph, source, args)
     return 1 if any((r["validation"] or "").startswith("FAILED") for r in records) else 0
 
 
-def _checked_input(name, primitive, args):
+def _checked_input(app, options, args):
     """(graph, source, complaint of _device): the graph loaded or generated on the device it runs
     on, after checking everything the user could have got wrong: numbers and --output before
     any work, then the file, source, weights, direction."""
-    for dest, (ok, what) in LIMITS.items():
-        if dest in vars(args) and not ok(vars(args)[dest]):
-            raise MinigrError(f"--{dest.replace('_', '-')} must be {what}, got {vars(args)[dest]}")
+    if args.runs < 1:
+        raise MinigrError(f"--runs must be at least 1, got {args.runs}")
+    app.check_options(options, cli=True)
     if args.output:
         _check_writable(args.output)
     device, complaint = _device(args.device)
     graph = io.load(args.graph, directed=args.directed, symmetrize=args.symmetrize,
                     remove_self_loops=args.remove_self_loops, remove_duplicates=args.remove_duplicates,
                     weights=args.weights, weight_seed=args.weight_seed, cache=args.cache, device=device)
-    if primitive.needs == "weights" and graph.weights is None:
-        raise MinigrError(f"{name} needs edge weights and {args.graph} has none; pass --weights random "
+    if app.needs == "weights" and graph.weights is None:
+        raise MinigrError(f"{app.name} needs edge weights and {args.graph} has none; pass --weights random "
                           "(integers 1..64) or give a weighted file")
-    if primitive.needs == "undirected" and graph.directed:
-        raise MinigrError(f"{name} needs an undirected graph and {args.graph} is directed; pass --symmetrize "
+    if app.needs == "undirected" and graph.directed:
+        raise MinigrError(f"{app.name} needs an undirected graph and {args.graph} is directed; pass --symmetrize "
                           "to add the reverse edges (or --undirected if its edges are symmetric already)")
-    return graph, _source(graph, args) if primitive.sourced else None, complaint
+    return graph, _source(graph, args) if app.sourced else None, complaint
 
 
 def _source(graph, args):
     """--source checked against the graph, or the highest out-degree vertex (lowest id on ties)."""
-    n = graph.num_vertices
     if args.source is None:
-        if n == 0:
+        if graph.num_vertices == 0:
             raise MinigrError(f"{args.graph} has no vertices, so there is no source to start from")
         return int(graph.out_degrees().argmax())
-    if not 0 <= args.source < n:
-        ids = f"ids 0 to {n - 1}" if n else "no ids at all"
-        raise MinigrError(f"--source {args.source} is out of range: {args.graph} has {n} vertices ({ids})")
-    return args.source
+    return check_source(graph, args.source, "--source", args.graph)
 
 
 def _device(choice):
@@ -245,9 +183,9 @@ RECORD_KEYS = ("graph", "primitive", "vertices", "edges", "source", "ms", "MTEPS
 
 def _record(name, spec, graph, source, result, verdict):
     """One timed run as the JSON object --json prints."""
-    edges = graph.num_edges * result.iterations if name == "pagerank" else result.edges_visited
-    values = (spec, name, graph.num_vertices, graph.num_edges, source, result.ms,
-              edges / result.ms / 1e3 if result.ms > 0 else None, result.iterations, verdict, graph.device)
+    mteps = result.edges_visited / result.ms / 1e3 if result.ms > 0 else None
+    values = (spec, name, graph.num_vertices, graph.num_edges, source, result.ms, mteps, result.iterations, verdict,
+              graph.device)
     return {**dict(zip(RECORD_KEYS, values)), **result.extra}
 
 

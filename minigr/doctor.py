@@ -66,24 +66,25 @@ def operator_samples():
     split_near_far(frontier, Functor("double operator()(int v) const { return v; }"), 1.0, near=out, far=out)
 
 
+# Tiny CPU graphs every primitive runs on: skewed (load-balanced operators),
+# low-degree (thread-mapped ones), and the skewed one taken as directed.
+SAMPLE_GRAPHS = (("kron:scale=8,edge_factor=8,seed=1", {}), ("grid:scale=8,seed=1", {}),
+                 ("kron:scale=8,edge_factor=8,seed=1", {"directed": True}))
+
+
 def primitive_samples():
-    """Every primitive and variant once, on a tiny weighted CPU graph of each kind:
-    skewed (load-balanced operators) and low-degree (thread-mapped ones)."""
-    from .apps.bfs import bfs
-    from .apps.color import color
-    from .apps.pagerank import pagerank
-    from .apps.sssp import sssp
+    """Every primitive of the catalog in each of its record's variants, on each
+    sample graph it takes (weighted; sourced ones from the highest-degree vertex)."""
+    from . import catalog
     from .io import load
-    for spec in ("kron:scale=8,edge_factor=8,seed=1", "grid:scale=8,seed=1"):
-        graph = load(spec, weights="random", device="cpu")
+    for spec, options in SAMPLE_GRAPHS:
+        graph = load(spec, weights="random", device="cpu", **options)
         source = int(graph.out_degrees().argmax())
-        for idempotent in (False, True):
-            bfs(graph, source, idempotent=idempotent)
-        for delta in (None, 16.0, "auto"):
-            sssp(graph, source, delta=delta)
-        for weighted in (False, True):
-            pagerank(graph, weighted=weighted)
-        color(graph)
+        for app in catalog.apps().values():
+            if app.needs == "undirected" and graph.directed:
+                continue
+            for variant in app.variants:
+                app.run(graph, *([source] if app.sourced else []), **variant)
 
 
 # (name, workload run on the CPU while its GPU kernels are compiled)

@@ -74,6 +74,19 @@ class Problem:
         return self.loop.wait_iterations()
 
 
+def check_source(graph, source, what="source", where="the graph"):
+    """The source vertex as an int, or a MinigrError saying the valid range
+    (what: the parameter as the user wrote it; where: the graph, as named to them)."""
+    from .transforms.errors import MinigrError
+    if isinstance(source, bool) or not isinstance(source, int) and not hasattr(source, "__index__"):
+        raise MinigrError(f"{what} must be a vertex id, got {source!r}")
+    source, n = int(source), graph.num_vertices
+    if not 0 <= source < n:
+        ids = f"ids 0 to {n - 1}" if n else "no ids at all"
+        raise MinigrError(f"{what} {source} is out of range: {where} has {n} vertices ({ids})")
+    return source
+
+
 def check_loop(where):
     from .transforms.errors import MinigrError
     if where not in LOOPS:
@@ -90,4 +103,4 @@ def problem(graph, key, make):
         found = graph.problems[key] = make()
     return found
 
-__all__ = ["LOOPS", "Loop", "Problem", "Result", "Timer", "check_loop", "problem"]
+__all__ = ["LOOPS", "Loop", "Problem", "Result", "Timer", "check_loop", "check_source", "problem"]

@@ -1,9 +1,11 @@
-"""Independent CPU references for the primitives, and checks of their results.
+"""Independent CPU references for the primitives, and checks of their results; each
+primitive's catalog record (minigr.catalog) points to its check, here or in its own file.
 
 Each check takes host or device arrays, compares them with SciPy or networkx on the host and
 returns a verdict: "ok" (possibly with a note in parentheses) or "FAILED: what is wrong,
 with the first few vertices". A wrong answer never raises; only a misuse does (a source out
-of range). Everything is vectorized, so checks stay fast on millions of edges.
+of range). Everything is vectorized, so checks stay fast on millions of edges. The
+helpers (Edges, finding, verdict, verdict_on_misshapen) serve the checks in app files too.
 """
 import functools
 
@@ -11,6 +13,7 @@ import numpy as np
 import scipy.sparse
 from scipy.sparse.csgraph import dijkstra
 
+from .enactor import check_source
 from .graph import to_host
 from .transforms.errors import MinigrError
 
@@ -20,44 +23,44 @@ PAGERANK_ATOL = 1e-6
 RTOL = 1e-5                       # relative tolerance of distances
 
 
-class _Misshapen(Exception):
+class Misshapen(Exception):
     """A result array of the wrong shape: nothing to compare, the message is the verdict."""
 
 
-def _verdict_on_misshapen(check):
-    """`check`, returning "FAILED: <why>" instead of raising _Misshapen."""
+def verdict_on_misshapen(check):
+    """`check`, returning "FAILED: <why>" instead of raising Misshapen."""
     @functools.wraps(check)
     def checked(*args, **kwargs):
         try:
             return check(*args, **kwargs)
-        except _Misshapen as exc:
+        except Misshapen as exc:
             return f"FAILED: {exc}"
     return checked
 
 
-@_verdict_on_misshapen
+@verdict_on_misshapen
 def check_bfs(graph, source, depth, parent):
     """BFS depths against SciPy hop counts (-1 unreachable), and the Graph500 parent checks:
     parent[source] == source; each other reached v has a parent p with an edge p -> v and
     depth[p] == depth[v] - 1; unreachable vertices have parent -1."""
-    edges = _Edges(graph)
-    source = edges.vertex(source)
+    edges = Edges(graph)
+    source = check_source(graph, source)
     depth, parent = edges.per_vertex(depth=depth, parent=parent)
     hops = dijkstra(edges.matrix(), indices=source, unweighted=True)
     expected = np.where(np.isinf(hops), -1, hops).astype(np.int64)
-    findings = [_finding(depth != expected, "with a wrong depth",
+    findings = [finding(depth != expected, "with a wrong depth",
                          lambda v: f"{v} (got {depth[v]}, expected {expected[v]})")]
     reached = expected >= 0
     p, linked, tree = _parent_findings(edges, parent, reached, source)
     level_off = reached & linked & (expected[p] != expected - 1)
     level_off[source] = False
-    findings += tree + [_finding(
+    findings += tree + [finding(
         level_off, "whose parent is not one level up",
         lambda v: f"{v} at depth {expected[v]} (parent {p[v]} at depth {expected[p[v]]})")]
-    return _verdict(findings)
+    return verdict(findings)
 
 
-@_verdict_on_misshapen
+@verdict_on_misshapen
 def check_sssp(graph, source, distance, parent):
     """SSSP distances against SciPy's Dijkstra (relative 1e-5, inf unreachable; an unweighted
     graph weighs 1 per edge), and the predecessors: parent[source] == source; each other
@@ -65,15 +68,15 @@ def check_sssp(graph, source, distance, parent):
     distance[parent] + w == distance[v] (relative 1e-5, on the reference distances);
     following parents from every reached vertex ends at the source; unreachable vertices
     have parent -1. Negative weights are a misuse (MinigrError), as for the primitive."""
-    edges = _Edges(graph)
-    source = edges.vertex(source)
+    edges = Edges(graph)
+    source = check_source(graph, source)
     distance, parent = edges.per_vertex(distance=distance, parent=parent)
     if edges.weights.size and edges.weights.min() < 0:
         raise MinigrError(f"the graph has negative weights (the smallest is "
                           f"{edges.weights.min():g}); shortest paths are checked with Dijkstra, "
                           "which needs weights >= 0")
     expected = dijkstra(edges.matrix(weighted=True), indices=source)
-    findings = [_finding(~np.isclose(distance, expected, rtol=RTOL, atol=0),
+    findings = [finding(~np.isclose(distance, expected, rtol=RTOL, atol=0),
                          "with a wrong distance",
                          lambda v: f"{v} (got {distance[v]}, expected {expected[v]})")]
     reached = np.isfinite(expected)
@@ -82,24 +85,24 @@ def check_sssp(graph, source, distance, parent):
     through = expected[p] + weight
     off_path = reached & linked & ~np.isclose(through, expected, rtol=RTOL, atol=0)
     off_path[source] = False
-    tree.append(_finding(
+    tree.append(finding(
         off_path, "whose parent is not on a shortest path",
         lambda v: f"{v} at {expected[v]:g} (parent {p[v]} at {expected[p[v]]:g}, edge weight "
                   f"{weight[v]:g})"))
     if not any(tree):  # each link is right; together they must also form a tree
-        tree.append(_finding(reached & (_root(p) != source),
+        tree.append(finding(reached & (_root(p) != source),
                              "whose parents never lead back to the source", str))
-    return _verdict(findings + tree)
+    return verdict(findings + tree)
 
 
-@_verdict_on_misshapen
+@verdict_on_misshapen
 def check_pagerank(graph, rank, damping=0.85, tol=1e-6, max_iter=100):
     """Ranks against networkx.pagerank(alpha=damping, tol=tol, max_iter=max_iter) on the
     same graph, unweighted: every stored edge counts, duplicates as parallel edges, and
     dangling mass is spread uniformly. Each vertex may differ by at most 1e-6. Above
     NETWORKX_MAX_EDGES edges a SciPy power iteration with networkx's exact formula stands in
     (the verdict says so)."""
-    edges = _Edges(graph)
+    edges = Edges(graph)
     (rank,) = edges.per_vertex(rank=rank)
     if edges.n == 0:
         return "ok"
@@ -113,21 +116,21 @@ def check_pagerank(graph, rank, damping=0.85, tol=1e-6, max_iter=100):
         return (f"FAILED: the reference PageRank did not converge in {max_iter} iterations "
                 f"(tol {tol}), so there is nothing to compare with{note}")
     error = np.abs(rank - expected)
-    finding = _finding(~(error <= PAGERANK_ATOL), f"off by more than {PAGERANK_ATOL:g}",
-                       lambda v: f"{v} (got {rank[v]:.9g}, expected {expected[v]:.9g})")
-    if finding:
-        finding += f"; largest difference {np.nanmax(error):.3g}"
-    return _verdict([finding]) + note
+    off = finding(~(error <= PAGERANK_ATOL), f"off by more than {PAGERANK_ATOL:g}",
+                  lambda v: f"{v} (got {rank[v]:.9g}, expected {expected[v]:.9g})")
+    if off:
+        off += f"; largest difference {np.nanmax(error):.3g}"
+    return verdict([off]) + note
 
 
-@_verdict_on_misshapen
+@verdict_on_misshapen
 def check_coloring(graph, color):
     """Every vertex has a color >= 0 and no edge u - v (u != v) joins equal colors;
     self-loops are ignored. On an undirected graph, the verdict on a proper coloring
     notes its number of colors and the largest-first greedy coloring's (greedy_coloring)."""
-    edges = _Edges(graph)
+    edges = Edges(graph)
     (color,) = edges.per_vertex(color=color)
-    findings = [_finding(color < 0, "without a color", lambda v: f"{v} (color {color[v]})")]
+    findings = [finding(color < 0, "without a color", lambda v: f"{v} (color {color[v]})")]
     src, dst = edges.src, edges.dst
     clash = (src != dst) & (color[src] == color[dst])
     pairs = np.unique(np.minimum(src[clash], dst[clash]) * edges.n
@@ -137,11 +140,11 @@ def check_coloring(graph, color):
         quoted = ", ".join(f"{a}-{b} (color {color[a]})" for a, b in zip(u[:SHOWN], v[:SHOWN]))
         findings.append(f"{pairs.size} edge{'s' * (pairs.size != 1)} joining equal colors, "
                         f"first {min(SHOWN, pairs.size)}: {quoted}")
-    verdict = _verdict(findings)
-    if verdict == "ok" and edges.n and not graph.directed:
-        verdict += (f" ({color.max() + 1} colors; largest-first greedy: "
-                    f"{_greedy_colors(graph, edges).max() + 1})")
-    return verdict
+    found = verdict(findings)
+    if found == "ok" and edges.n and not graph.directed:
+        found += (f" ({color.max() + 1} colors; largest-first greedy: "
+                  f"{_greedy_colors(graph, edges).max() + 1})")
+    return found
 
 
 def greedy_coloring(graph):
@@ -152,7 +155,7 @@ def greedy_coloring(graph):
     greedy_color(strategy="largest_first")."""
     if graph.directed:
         raise MinigrError("greedy coloring needs an undirected graph; symmetrize it first")
-    return _greedy_colors(graph, _Edges(graph))
+    return _greedy_colors(graph, Edges(graph))
 
 
 def _greedy_colors(graph, edges):
@@ -214,7 +217,7 @@ def _smallest_free(colors, owner, count):
     return free
 
 
-class _Edges:
+class Edges:
     """A graph's edges on the host, duplicates merged: src, dst sorted by (src, dst), the
     smallest weight of each pair (or 1), and lookups of edges by their endpoints."""
 
@@ -230,21 +233,13 @@ class _Edges:
         self.key, self.src, self.dst = key[first], src[first], dst[first]
         self.weights = np.minimum.reduceat(weights, first) if key.size else weights
 
-    def vertex(self, source):
-        """`source` as an int, checked against the vertex count (MinigrError when outside)."""
-        if not 0 <= int(source) < self.n:
-            ids = f"ids 0 to {self.n - 1}" if self.n else "none"
-            raise MinigrError(f"source {source} is out of range: the graph has {self.n} "
-                              f"vertices ({ids})")
-        return int(source)
-
     def per_vertex(self, **arrays):
-        """The arrays on the host, in order; _Misshapen when one does not hold one value
+        """The arrays on the host, in order; Misshapen when one does not hold one value
         per vertex."""
         hosted = [to_host(a) for a in arrays.values()]
         for name, a in zip(arrays, hosted):
             if a.shape != (self.n,):
-                raise _Misshapen(f"{name} has shape {a.shape}, expected ({self.n},)")
+                raise Misshapen(f"{name} has shape {a.shape}, expected ({self.n},)")
         return hosted
 
     def matrix(self, weighted=False):
@@ -275,9 +270,9 @@ def _parent_findings(edges, parent, reached, source):
     findings = [
         "" if parent[source] == source else
         f"the source {source} has parent {parent[source]}, expected itself",
-        _finding(~reached & (parent != -1), "unreachable but with a parent other than -1",
+        finding(~reached & (parent != -1), "unreachable but with a parent other than -1",
                  lambda v: f"{v} (parent {parent[v]})"),
-        _finding(reached & ~linked, "whose parent is not an in-neighbour",
+        finding(reached & ~linked, "whose parent is not an in-neighbour",
                  lambda v: f"{v} (parent {parent[v]})"),
     ]
     return p, linked, findings
@@ -322,7 +317,7 @@ def _scipy_pagerank(edges, damping, tol, max_iter):
     return None
 
 
-def _finding(bad, what, describe):
+def finding(bad, what, describe):
     """"N vertices <what>, first few: ..." for a mask of bad vertices; "" when none is."""
     bad = np.flatnonzero(bad)
     if not bad.size:
@@ -332,6 +327,6 @@ def _finding(bad, what, describe):
             f"first {min(SHOWN, bad.size)}: {quoted}")
 
 
-def _verdict(findings):
+def verdict(findings):
     found = [f for f in findings if f]
     return "FAILED: " + "; ".join(found) if found else "ok"

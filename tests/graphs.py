@@ -37,3 +37,21 @@ def nasty_graphs(device, weighted=False, undirected_only=False):
     graphs["kronecker"] = load("kron:scale=10,edge_factor=8,seed=5", weights=weights, device=device)
     graphs["grid"] = load("grid:scale=10,seed=2", weights=weights, device=device)
     return graphs
+
+
+def random_graphs(device, seeds=(1, 2)):
+    """name -> Graph on `device`: a few of each generator family (Kronecker, random
+    geometric, grid) and sparse random directed and undirected graphs with many
+    components, self-loops and duplicates, for each seed."""
+    graphs = {}
+    for seed in seeds:
+        rng = numpy.random.default_rng(seed)
+        for spec in (f"kron:scale=9,edge_factor=6,seed={seed}", f"rgg:scale=9,seed={seed}",
+                     f"grid:scale=8,seed={seed}"):
+            graphs[spec] = load(spec, device=device)
+        n = int(rng.integers(200, 400))
+        src, dst = _random_edges(rng, n, n)
+        graphs[f"sparse_directed_{seed}"] = Graph.from_edges(src, dst, num_vertices=n, directed=True, device=device)
+        graphs[f"sparse_undirected_{seed}"] = Graph.from_edges(src, dst, num_vertices=n, symmetrize=True,
+                                                               device=device)
+    return graphs

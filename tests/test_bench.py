@@ -10,10 +10,11 @@ import numpy
 import pytest
 import scipy.sparse.csgraph as csgraph
 
-from minigr import Graph
+from minigr import Graph, catalog
 from minigr.bench import alternatives as alt
 from minigr.bench import graphs as bench_graphs
 from minigr.bench import primitives, report
+from minigr.catalog import BenchCase
 from minigr.cli import main
 
 from conftest import to_host
@@ -92,7 +93,8 @@ ROWS = [
 def test_format_table_aligns_and_marks_missing_values_and_errors():
     lines = report.format_table(ROWS, report.PRIMITIVE_COLUMNS).splitlines()
     assert lines[0].split() == ["primitive", "system", "ms", "MTEPS", "iters", "us/iter", "colors", "first", "call",
-                                "ms", "loop", "build", "ms", "peak", "level", "MTEPS", "minigr", "speedup", "check"]
+                                "ms",
+                                "loop", "build", "ms", "peak", "level", "MTEPS", "minigr", "speedup", "check"]
     assert len(lines) == 5
     assert "1.235" in lines[1] and "1000" in lines[1] and lines[1].endswith("ok vs SciPy")
     assert "9.7x" in lines[2]
@@ -146,13 +148,13 @@ def test_measure_drops_the_warmup_and_takes_the_median():
 
 
 def test_validate_against_the_reference_or_else_minigr():
+    case = BenchCase("t", "x", reference="ref", compare=primitives.same)
     rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "ref"}]
-    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 3]), numpy.array([1, 2])], "ref",
-                        primitives._same, None)
+    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 3]), numpy.array([1, 2])], case, None)
     assert [(r["validated"], r["check"]) for r in rows] == [(True, "ok vs ref"), (False, "MISMATCH vs ref"),
                                                              (True, "reference")]
     rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "ref", "error": "boom"}]
-    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 2]), None], "ref", primitives._same, None)
+    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 2]), None], case, None)
     assert [r.get("check") for r in rows] == ["reference", "ok vs minigr", None]
     assert rows[0]["validated"] is False  # minigr standing in is no validation of minigr
 
@@ -165,28 +167,47 @@ def test_proper_coloring_check():
     assert not primitives.proper_coloring(numpy.array([0, 1, 2, -1]), inputs)
 
 
-def test_coloring_rows_count_colors_against_the_greedy_reference():
-    graph = Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], num_vertices=5, symmetrize=True, device="cpu")
-    greedy, ms, _ = alt.color_greedy(graph)        # order 2, 0, 1, 3, 4 (degree, then id)
-    assert greedy.tolist() == [1, 2, 0, 1, 0] and ms >= 0
-    rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "improper"}, {"system": "failed"},
-            {"system": primitives.GREEDY}]
-    values = [greedy.copy(), numpy.array([0, 1, 3, 0, 0]), numpy.array([0, 0, 1, 2, 0]), None, greedy]
-    primitives.validate(rows, values, primitives.GREEDY, None, types.SimpleNamespace(graph=graph))
-    assert [(r.get("colors"), r.get("validated"), r.get("check")) for r in rows] == [
-        (3, True, "proper coloring, 1.00x the greedy colors"), (4, True, "proper coloring, 1.33x the greedy colors"),
-        (3, False, "NOT a proper coloring"), (None, None, None), (3, True, "proper coloring")]
+def test_validate_each_result_without_a_reference():
+    case = BenchCase("t", "x", verify=lambda values, inputs: bool((values > 0).all()))
+    rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "broken", "error": "boom"}]
+    primitives.validate(rows, [numpy.array([1, 2]), numpy.array([0, 2]), None], case, None)
+    assert [(r.get("validated"), r.get("check")) for r in rows] == [
+        (True, "verified"), (False, "FAILED verification"), (None, None)]
 
 
-def test_every_primitive_has_minigr_first_and_a_known_reference():
-    for name, (systems, reference, compare) in primitives.PRIMITIVES.items():
+def test_every_case_has_minigr_first_and_a_known_reference():
+    labels = [case.label for _, case, _ in primitives.cases()]
+    assert len(set(labels)) == len(labels) and set(catalog.names()) <= {label.split()[0] for label in labels}
+    for app, case, systems in primitives.cases():
         names = [s.name for s in systems]
-        assert names[0] == "minigr", name
-        assert len(set(names)) == len(names), name
-        assert reference is None and compare is None or reference in names, name
+        assert names[0] == "minigr", case.label
+        assert ("minigr, host loop" in names) == app.loops, case.label
+        assert len(set(names)) == len(names), case.label
+        assert case.reference in names and case.compare and not case.verify or (
+            case.verify and not case.compare and (case.reference is None) == (case.score is None)), case.label
+        assert all(s.traced for s in systems[:1 + app.loops]) == (case.traced is not None), case.label
 
 
 # ---- CPU alternatives against independent references ----------------------------------------------
+
+@pytest.mark.parametrize("label", [case.label for _, case, _ in primitives.cases()])
+def test_every_case_runs_minigr_and_its_cpu_systems_on_the_cpu(label):
+    """minigr's row (loops on the device and the host) and each CPU alternative on a small CPU graph:
+    the values the case compares, agreeing with minigr's (or each verified)."""
+    app, case, systems = next(found for found in primitives.cases() if found[1].label == label)
+    inputs = bench_graphs.Inputs("tiny", TINY, device="cpu")
+    rows, values = [], []
+    for system in systems:
+        if system.device == "cpu" or system.name.startswith("minigr"):
+            assert system.skip is None or system.skip(inputs) is None
+            result, ms, iterations = system.run(inputs)
+            rows.append({"system": system.name})
+            values.append(to_host(result))
+            assert ms is None or ms >= 0
+    primitives.validate(rows, values, case if case.verify else BenchCase(
+        label, case.key, reference="minigr", compare=case.compare), inputs)
+    assert len(rows) >= 2 and all(row["validated"] for row in rows), rows
+
 
 def _random_graph(device, seed=3, n=300, m=1500, directed=True):
     rng = numpy.random.default_rng(seed)

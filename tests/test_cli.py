@@ -1,4 +1,4 @@
-"""minigr bfs|sssp|pagerank|color: argument handling and every user error, each a one-line
+"""minigr <primitive>: argument handling and every user error, each a one-line
 message with exit status 2, found before any primitive runs (so no app is needed here;
 tests/test_cli_apps.py runs the primitives themselves)."""
 import os
@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from minigr import catalog
 from minigr.cli import DEFAULT_GRAPH, main
 from minigr.transforms.backend import gpu_available
 
@@ -27,14 +28,14 @@ def directed_file(tmp_path):
     return str(path)
 
 
-@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank", "color"])
+@pytest.mark.parametrize("name", catalog.names())
 def test_help_names_the_default_graph(capsys, name):
     with pytest.raises(SystemExit) as exit:
         main([name, "--help"])
     assert exit.value.code == 0
     out = " ".join(capsys.readouterr().out.split())
     assert f"(default {DEFAULT_GRAPH})" in out
-    assert ("highest out-degree vertex, lowest id on ties" in out) == (name in ("bfs", "sssp"))
+    assert ("highest out-degree vertex, lowest id on ties" in out) == catalog.app(name).sourced
     for flag in ("--runs", "--validate", "--json", "--output", "--device", "--symmetrize",
                  "--remove-self-loops", "--remove-duplicates", "--weights", "--weight-seed",
                  "--no-cache", "--directed", "--undirected"):

@@ -1,37 +1,28 @@
-"""Primitive benchmarks: minigr's BFS, SSSP, PageRank and coloring side by side
-with what a Python user would write instead (alternatives.py), in one process,
-every result validated.
+"""Primitive benchmarks: each primitive of the catalog (minigr.catalog) side by
+side with what a Python user would write instead, as its record's BenchCases
+list them (the alternatives live in alternatives.py or in the app's own
+file), in one process, every result validated.
 
 Timing: GPU systems, the median of --runs runs after --warmup untimed ones,
-CUDA events around the work (minigr: the app's Result.ms); CPU systems run once.
+CUDA events around the work (minigr: the app's Result.ms); CPU systems, and GPU
+ones marked `once` (those taking seconds), run once.
 MTEPS is stored directed edges / time for every system (graph.num_edges / ms / 1000).
-minigr runs with its loop on the device and on the host (us per iteration shows
-what a level costs each way); its first call, which builds the device loop, is
-reported apart. Traversals also get one extra run timed level by level.
+minigr runs with its loop on the device and, for primitives that loop, on the
+host (us per iteration shows what a level costs each way); its first call,
+which builds the device loop, is reported apart. Traversals also get one
+extra run timed level by level.
 """
-import collections
 import time
 
 import numpy
 
+from ..catalog import System
 from ..graph import to_host
 from . import alternatives as alt
 from . import progress
 
-NETWORKX_MAX_EDGES = 1_000_000
-PAGERANK_TOL = 1e-9     # "to convergence": networkx's criterion, L1 change < n * tol
-PAGERANK_MAX_ITER = 1000
 
-# name; device ("gpu" or "cpu"); run(inputs, trace) -> (values, ms, iterations), trace None or a list
-# for per-level records (only where traced); skip(inputs) -> a reason not to run, or None.
-System = collections.namedtuple("System", "name device run traced skip", defaults=(False, None))
-
-
-def _app(result, key):
-    return result.values[key], result.ms, result.iterations
-
-
-def _minigr_levels(inputs, trace, relax):
+def minigr_levels(inputs, trace, relax):
     """minigr's push advance run level by level, each level timed with CUDA
     events into `trace`: BFS (atomic visit) or, with relax, SSSP (relaxation,
     each vertex once a level). Returns (values, None, levels): only the trace is timed."""
@@ -58,51 +49,39 @@ def _minigr_levels(inputs, trace, relax):
     return values, None, level
 
 
-def _minigr(primitive, key, loop, **options):
-    """run(inputs, trace=None) of a minigr primitive with its loop on the device
-    or the host; traced runs go level by level (_minigr_levels)."""
-    def run(inputs, trace=None):
-        import importlib
-        if trace is not None:
-            return _minigr_levels(inputs, trace, relax=primitive == "sssp")
-        app = getattr(importlib.import_module(f"minigr.apps.{primitive}"), primitive)
-        source = (inputs.source,) if primitive in ("bfs", "sssp") else ()
-        return _app(app(inputs.graph, *source, loop=loop, **options), key)
-    return run
+def minigr_systems(app, case):
+    """minigr on a case: its loop on the device (first: the row others compare
+    with) and, for a primitive that loops, on the host."""
+    def system(name, loop):
+        def run(inputs, trace=None):
+            if trace is not None:
+                return case.traced(inputs, trace)
+            source = (inputs.source,) if app.sourced else ()
+            result = app.run(inputs.graph, *source, **case.options, **({"loop": loop} if loop else {}))
+            return {**result.values, **result.extra}[case.key], result.ms, result.iterations
+        return System(name, "gpu", run, traced=case.traced is not None)
+    if not app.loops:
+        return [system("minigr", None)]
+    return [system("minigr", "device"), system("minigr, host loop", "host")]
 
 
-def _minigr_systems(primitive, key, **options):
-    """minigr with its loop on the device (first: the row others compare with) and on the host."""
-    return [System("minigr", "gpu", _minigr(primitive, key, "device", **options), traced=primitive != "pagerank"),
-            System("minigr, host loop", "gpu", _minigr(primitive, key, "host", **options))]
+def too_big(limit, what="CPU"):
+    """A System's skip: a reason when the graph has more than `limit` edges, for `what` is too slow there."""
+    def skip(inputs):
+        m = inputs.graph.num_edges
+        return f"skipped: {m} edges > {limit} ({what})" if m > limit else None
+    return skip
 
 
-def _too_big_for_networkx(inputs):
-    m = inputs.graph.num_edges
-    return f"skipped: {m} edges > {NETWORKX_MAX_EDGES} (networkx)" if m > NETWORKX_MAX_EDGES else None
-
-
-def _pagerank_systems(tol, max_iter):
-    options = dict(tol=tol, max_iter=max_iter)
-    return _minigr_systems("pagerank", "rank", **options) + [
-        System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: alt.pagerank_spmv(
-            i.in_adjacency(numpy.float64), i.degrees, **options)),
-        System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: alt.pagerank_spmv(
-            i.scipy_in_ones, to_host(i.degrees), **options)),
-        System("networkx (CPU)", "cpu", lambda i, trace=None: alt.pagerank_networkx(i.networkx, **options),
-               skip=_too_big_for_networkx),
-    ]
-
-
-def _same(values, reference):
+def same(values, reference):
     return bool(numpy.array_equal(values, reference))
 
 
-def _close(values, reference):
+def close(values, reference):
     return bool(numpy.allclose(values, reference, rtol=1e-5))
 
 
-def _l1_close(values, reference):
+def l1_close(values, reference):
     return bool(numpy.abs(values - reference).sum() < 1e-5)
 
 
@@ -115,33 +94,11 @@ def proper_coloring(colors, inputs):
     return bool((colors >= 0).all()) and not bool(clash.any())
 
 
-GREEDY = "largest-first greedy (CPU)"
-# primitive -> (systems, name of the reference system, compare(values, reference)). The first
-# system is minigr; colorings differ and need not match: proper_coloring checks each, and its
-# colors are set against the greedy reference's.
-PRIMITIVES = {
-    "bfs": (_minigr_systems("bfs", "depth") + [
-             System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: alt.bfs_spmv(
-                 i.in_adjacency(numpy.float32), i.degrees, i.source, trace), traced=True),
-             System("CuPy composed", "gpu", lambda i, trace=None: alt.bfs_cupy(
-                 i.graph.row_offsets, i.graph.col_indices, i.source, trace), traced=True),
-             System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.bfs_scipy(i.scipy, i.source))],
-            "SciPy csgraph (CPU)", _same),
-    "sssp": (_minigr_systems("sssp", "distance") + [
-              System("CuPy composed (scatter_min)", "gpu", lambda i, trace=None: alt.sssp_cupy(
-                  i.graph.row_offsets, i.graph.col_indices, i.graph.weights, i.source, trace), traced=True),
-              System("SciPy csgraph Dijkstra (CPU)", "cpu", lambda i, trace=None: alt.sssp_scipy(i.scipy, i.source))],
-             "SciPy csgraph Dijkstra (CPU)", _close),
-    # tol=inf stops after the first iteration
-    "pagerank 1 iteration": (_pagerank_systems(numpy.inf, 1), "SciPy SpMV (CPU)", _l1_close),
-    f"pagerank tol {PAGERANK_TOL:g}": (_pagerank_systems(PAGERANK_TOL, PAGERANK_MAX_ITER), "SciPy SpMV (CPU)",
-                                       _l1_close),
-    "color": (_minigr_systems("color", "color") + [
-               System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None: alt.color_cupy(
-                   i.graph.row_offsets, i.graph.col_indices)),
-               System(GREEDY, "cpu", lambda i, trace=None: alt.color_greedy(i.graph))],
-              GREEDY, None),
-}
+def cases():
+    """(app, case, systems) of every BenchCase in the catalog: minigr first, then the alternatives."""
+    from .. import catalog
+    return [(app, case, minigr_systems(app, case) + list(case.alternatives))
+            for app in catalog.apps().values() for case in app.bench]
 
 
 def measure(fn, runs, warmup):
@@ -158,20 +115,20 @@ def measure(fn, runs, warmup):
     return values, float(numpy.median(times)), iterations, first_ms
 
 
-def _run_system(system, inputs, runs, warmup, traversal):
+def _run_system(system, inputs, runs, warmup, app, traversal):
     """A row for one system (values kept aside for validation); errors go into the row."""
     row = {"system": system.name, "device": system.device}
     reason = system.skip(inputs) if system.skip else None
     if reason:
         return {**row, "error": reason}, None
     try:
-        if system.device == "cpu":
+        if system.device == "cpu" or system.once:
             runs, warmup = 1, 0
         values, ms, iterations, first_ms = measure(lambda: system.run(inputs), runs, warmup)
         row.update(ms=ms, MTEPS=inputs.graph.num_edges / ms / 1e3 if ms else None, iterations=iterations,
                    us_per_iteration=1e3 * ms / iterations if iterations else None, runs=runs)
         if system.name == "minigr":  # its first call builds the loop: capture and instantiation, kernels loaded
-            row.update(first_call_ms=first_ms, loop_build_ms=_loop_build_ms(inputs.graph))
+            row.update(first_call_ms=first_ms, loop_build_ms=_loop_build_ms(inputs.graph, app.name))
         if traversal and system.traced:
             trace = []
             system.run(inputs, trace)
@@ -184,18 +141,21 @@ def _run_system(system, inputs, runs, warmup, traversal):
         return {**row, "error": f"{type(exc).__name__}: {exc}"}, None
 
 
-def _loop_build_ms(graph):
-    """Host ms that the latest-built device loop on `graph` took to capture and instantiate."""
-    built = [problem.loop.build_ms for problem in graph.problems.values() if problem.loop.build_ms is not None]
+def _loop_build_ms(graph, name):
+    """Host ms that the latest-built device loop of primitive `name` on `graph` took to capture and
+    instantiate; None for a primitive that does not loop."""
+    loops = [problem.loop for problem in graph.problems.values() if problem.name == name and hasattr(problem, "loop")]
+    built = [loop.build_ms for loop in loops if loop.build_ms is not None]
     return built[-1] if built else None
 
 
-def validate(rows, values, reference_name, compare, inputs):
+def validate(rows, values, case, inputs):
     """Fills validated/check on each row: against the reference system's result,
-    else (it failed) against minigr's; coloring (compare None): each result must be
-    proper, and its colors are counted, as a multiple of the reference's."""
-    if compare is None:
-        _check_colorings(rows, values, reference_name, inputs)
+    else (it failed) against minigr's; with case.verify, each is checked, and
+    scored against the reference where case.score says how."""
+    reference_name, compare = case.reference, case.compare
+    if case.verify is not None:
+        _verify_each(rows, values, case, inputs)
         return
     names = [row["system"] for row in rows]
     by_name = dict(zip(names, values))
@@ -213,18 +173,21 @@ def validate(rows, values, reference_name, compare, inputs):
             row["check"] = ("ok" if row["validated"] else "MISMATCH") + f" vs {against}"
 
 
-def _check_colorings(rows, values, reference_name, inputs):
-    """Each coloring's rows: its colors, whether it is proper, and its colors over the reference's."""
-    colors = {row["system"]: int(v.max()) + 1 if len(v) else 0 for row, v in zip(rows, values) if v is not None}
-    reference = colors.get(reference_name)
+def _verify_each(rows, values, case, inputs):
+    """Rows whose results may differ: each verified, its score (case.score) noted and
+    set against the reference system's."""
+    column, score = case.score or (None, None)
+    scores = {row["system"]: score(v) for row, v in zip(rows, values) if v is not None and score}
+    reference = scores.get(case.reference)
     for row, v in zip(rows, values):
         if v is None:
             continue
-        row["colors"] = colors[row["system"]]
-        row["validated"] = proper_coloring(v, inputs)
-        row["check"] = "proper coloring" if row["validated"] else "NOT a proper coloring"
-        if reference and row["validated"] and row["system"] != reference_name:
-            row["check"] += f", {row['colors'] / reference:.2f}x the greedy colors"
+        row["validated"] = case.verify(v, inputs)
+        row["check"] = "verified" if row["validated"] else "FAILED verification"
+        if score:
+            row[column] = scores[row["system"]]
+            if reference and row["validated"] and row["system"] != case.reference:
+                row["check"] += f", {row[column] / reference:.2f}x the {column} of {case.reference}"
 
 
 def run(args, graphs):
@@ -247,14 +210,16 @@ def _graph_rows(name, spec, runs, warmup):
     progress(f"primitives: loading {name} ...")
     inputs = Inputs(name, spec)
     rows = []
-    for primitive, (systems, reference, compare) in PRIMITIVES.items():
+    for app, case, systems in cases():
+        if app.needs == "undirected" and inputs.graph.directed:
+            continue
         results = []
         for system in systems:
-            progress(f"primitives: {name} {primitive} {system.name} ...")
-            results.append(_run_system(system, inputs, runs, warmup, traversal=primitive in ("bfs", "sssp")))
+            progress(f"primitives: {name} {case.label} {system.name} ...")
+            results.append(_run_system(system, inputs, runs, warmup, app, traversal=case.traced is not None))
         primitive_rows = [dict(suite="primitives", graph=name, vertices=inputs.graph.num_vertices,
-                               edges=inputs.graph.num_edges, primitive=primitive, **row) for row, _ in results]
-        validate(primitive_rows, [values for _, values in results], reference, compare, inputs)
+                               edges=inputs.graph.num_edges, primitive=case.label, **row) for row, _ in results]
+        validate(primitive_rows, [values for _, values in results], case, inputs)
         minigr_ms = primitive_rows[0].get("ms")
         for row in primitive_rows[1:]:
             if minigr_ms and row.get("ms"):

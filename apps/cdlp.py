@@ -1,0 +1,170 @@
+"""Community detection by label propagation, as LDBC Graphalytics defines it:
+labels start as the vertex ids; each iteration every vertex takes the label
+most frequent among its neighbours' labels of the previous iteration, the
+smallest on ties, and keeps its own when it has no neighbours; a directed
+graph counts in- and out-neighbours (one on both counts twice); a fixed
+number of iterations. Every stored edge counts once per copy.
+
+Each vertex counts its neighbours' labels in a hash table of its own (twice
+its degree in slots, each slot a label and its count in one 64-bit word):
+advance over every edge inserts the label at the far end; a segmented max
+over the tables (which also empties them) picks count first, smallest label
+next; a last pass adopts the pick. The iterations loop on the device."""
+import numpy
+
+from minigr import validate
+from minigr.bench import primitives as bench
+from minigr.catalog import AT_LEAST_1, App, BenchCase, Option, System
+from minigr.enactor import Problem, Result, Timer, problem
+from minigr.graph import to_host
+from minigr.operators import advance
+from minigr.transforms import Functor, Partition, segreduce_transform, transform
+from minigr.transforms.errors import MinigrError
+
+EMPTY = numpy.uint64(2**64 - 1)  # a slot no label holds: labels are below 2^31
+# src counts the label of its neighbour dst: claim an empty slot, or add one to the slot holding it.
+COUNT = """
+bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+    const uint64_t l = (uint32_t)label[dst];
+    uint64_t* slots = table + offsets[src];
+    const uint64_t size = offsets[src + 1] - offsets[src];
+    uint64_t i = (l * 0x9E3779B97F4A7C15ull >> 32) % size;
+    for (;;) {
+        uint64_t seen = slots[i];
+        if (seen == empty) {
+            seen = atomicCAS(&slots[i], empty, l << 32 | 1);
+            if (seen == empty) return false;
+        }
+        if (seen >> 32 == l) {
+            atomicAdd(&slots[i], 1ull);
+            return false;
+        }
+        i = i + 1 == size ? 0 : i + 1;
+    }
+}
+void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+# A slot as count << 32 | (2^31 - 1 - label), so that the max has the highest count, then the smallest label;
+# 0 for an empty slot, which it leaves empty for the next iteration.
+PICK = """long long operator()(long long slot, long long v, long long) const {
+    const uint64_t seen = table[slot];
+    if (seen == empty) return 0;
+    table[slot] = empty;
+    return (long long)(seen << 32 >> 32) << 32 | (2147483647 - (long long)(seen >> 32));
+}"""
+ADOPT = "void operator()(long long v) const { if (best[v] > 0) label[v] = 2147483647 - (int)(best[v] & 0xffffffff); }"
+ALWAYS = "bool operator()() const { return true; }"
+
+
+def cdlp(graph, *, iterations=10, loop="device"):
+    """Community label of every vertex (int32, a vertex id) after `iterations`
+    rounds of Graphalytics' label propagation. loop: "device" or "host" (who
+    decides each iteration)."""
+    if iterations < 1:
+        raise MinigrError(f"iterations must be at least 1, got {iterations!r}")
+    n = graph.num_vertices
+    if n == 0:
+        return Result({"label": graph.xp.zeros(0, dtype=numpy.int32)}, 0, 0.0, 0)
+    run = problem(graph, ("cdlp",), lambda: CDLP(graph))
+    with Timer(graph.device) as timer:
+        run.reset()
+        done, _ = run.run_loop(loop, iterations)
+    return Result({"label": run.label.copy()}, done, timer.ms, run.neighbours * done)
+
+
+class CDLP(Problem):
+    name = "cdlp"
+
+    def __init__(self, graph):
+        xp = self.xp = graph.xp
+        n = graph.num_vertices
+        sides = [graph, graph.reverse()] if graph.directed else [graph]  # out-neighbours, then in-neighbours
+        degrees = sum(side.out_degrees() for side in sides)
+        self.neighbours = int(degrees.sum())
+        self.label = xp.empty(n, dtype=numpy.int32)
+        self.best = xp.empty(n, dtype=numpy.int64)
+        offsets = xp.concatenate([xp.zeros(1, dtype=numpy.int64), xp.cumsum(2 * degrees)])
+        self.table = xp.full(max(2 * self.neighbours, 1), EMPTY, dtype=numpy.uint64)
+        slots = Partition(offsets)
+        count = Functor(COUNT, filename="<cdlp count>", label=self.label, table=self.table, offsets=offsets,
+                        empty=EMPTY)
+        pick = Functor(PICK, filename="<cdlp pick>", table=self.table, empty=EMPTY)
+        adopt = Functor(ADOPT, filename="<cdlp adopt>", label=self.label, best=self.best)
+
+        def iteration():
+            for side in sides:
+                advance(side, None, count)
+            segreduce_transform(offsets, pick, op="max", identity=0, partition=slots, out=self.best)
+            transform(n, adopt)
+
+        self.start_loop(graph.device, iteration, Functor(ALWAYS, filename="<cdlp always>"))
+
+    def reset(self):
+        self.label[...] = self.xp.arange(len(self.label), dtype=numpy.int32)
+
+
+def cdlp_reference(graph, iterations):
+    """Graphalytics' label propagation in plain NumPy, by counting (vertex,
+    neighbour label) pairs with numpy.unique: the check's reference and the
+    bench's CPU system."""
+    n = graph.num_vertices
+    src, dst = to_host(graph.edge_sources()), to_host(graph.col_indices).astype(numpy.int64)
+    rows, cols = (numpy.concatenate([src, dst]), numpy.concatenate([dst, src])) if graph.directed else (src, dst)
+    label = numpy.arange(n, dtype=numpy.int64)
+    for _ in range(iterations):
+        pairs, counts = numpy.unique(rows * n + label[cols], return_counts=True)
+        vertex, candidate = pairs // max(n, 1), pairs % max(n, 1)
+        order = numpy.lexsort((candidate, -counts, vertex))  # per vertex: most frequent first, then smallest
+        vertex, candidate = vertex[order], candidate[order]
+        first = numpy.concatenate([[True], vertex[1:] != vertex[:-1]]) if len(vertex) else []
+        label = label.copy()
+        label[vertex[first]] = candidate[first]
+    return label.astype(numpy.int32)
+
+
+@validate.verdict_on_misshapen
+def check_cdlp(graph, label, iterations=10):
+    """Labels against cdlp_reference, exactly (the definition is deterministic)."""
+    (label,) = validate.Edges(graph).per_vertex(label=label)
+    expected = cdlp_reference(graph, iterations)
+    return validate.verdict([validate.finding(label != expected, "with a wrong label",
+                                              lambda v: f"{v} (got {label[v]}, expected {expected[v]})")])
+
+
+def cdlp_numpy(graph, iterations):
+    """cdlp_reference timed on the CPU."""
+    with Timer("cpu") as timer:
+        label = cdlp_reference(graph, iterations)
+    return label, timer.ms, iterations
+
+
+def cdlp_cupy(graph, iterations):
+    """Label propagation from CuPy calls: sort the (vertex, neighbour label)
+    keys, count the runs, keep each vertex's best run with cupyx.scatter_max."""
+    import cupy
+    import cupyx
+    n = graph.num_vertices
+    src, dst = graph.edge_sources(), graph.col_indices.astype(numpy.int64)
+    rows, cols = (cupy.concatenate([src, dst]), cupy.concatenate([dst, src])) if graph.directed else (src, dst)
+    rows <<= 32
+    label = cupy.arange(n, dtype=numpy.int64)
+    best = cupy.empty(n, dtype=numpy.int64)
+    with Timer("gpu") as timer:
+        for _ in range(iterations if len(rows) else 0):  # no edges: every vertex keeps its id
+            keys = cupy.sort(rows | label[cols])
+            starts = cupy.flatnonzero(cupy.concatenate([cupy.ones(1, bool), keys[1:] != keys[:-1]]))
+            counts = cupy.diff(cupy.append(starts, len(keys)))
+            runs = keys[starts]
+            best.fill(0)
+            cupyx.scatter_max(best, runs >> 32, counts << 32 | (2**31 - 1 - (runs & 0xffffffff)))
+            label = cupy.where(best > 0, 2**31 - 1 - (best & 0xffffffff), label)
+    return label.astype(numpy.int32), timer.ms, iterations
+
+
+APP = App(
+    "cdlp", cdlp, "community detection by label propagation (LDBC Graphalytics): a label per vertex", ("label",),
+    lambda graph, source, values, options: check_cdlp(graph, values["label"], **options),
+    options=(Option("iterations", int, 10, "label propagation rounds (default 10)", AT_LEAST_1),),
+    bench=(BenchCase("cdlp 10 iterations", "label", (
+        System("CuPy composed (sort, run lengths, scatter_max)", "gpu", lambda i, trace=None: cdlp_cupy(i.graph, 10)),
+        System("NumPy (CPU)", "cpu", lambda i, trace=None: cdlp_numpy(i.graph, 10), skip=bench.too_big(2_000_000))),
+        "CuPy composed (sort, run lengths, scatter_max)", bench.same, options={"iterations": 10}),))

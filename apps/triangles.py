@@ -1,0 +1,275 @@
+"""Triangle counting: the triangles through each vertex (networkx's
+`triangles`: self-loops and duplicate edges ignored) and their total, on an
+undirected graph.
+
+Every edge is oriented from its lower-ranked end to its higher-ranked one
+(rank: degree, then id), so that each triangle a < b < c is found exactly
+once, at the edge a -> b, as an out-neighbour c common to a and b: one
+segmented intersection (intersect_transform) of the two sorted out-lists per
+oriented edge, lists that the orientation keeps short on power-law graphs.
+An edge's common count is a triangle for a and for b; each common item also
+marks the edge a -> c, which gives c its share. One pass over the oriented
+edges then adds each edge's shares to its two ends."""
+import numpy
+
+from minigr import validate
+from minigr.bench import primitives as bench
+from minigr.catalog import App, BenchCase, System
+from minigr.enactor import Problem, Result, Timer, problem
+from minigr.graph import Graph, to_host
+from minigr.operators import advance
+from minigr.transforms import Functor, intersect_transform
+from minigr.transforms.errors import MinigrError
+
+# The out-lists of an oriented edge's two ends.
+PAIR = """
+void operator()(long long p, long long& a_begin, long long& a_end, long long& b_begin, long long& b_end) const {
+    const int a = sources[p], b = targets[p];
+    a_begin = offsets[a];
+    a_end = offsets[a + 1];
+    b_begin = offsets[b];
+    b_end = offsets[b + 1];
+}"""
+# Triangle a < b < c found at the edge p = a -> b, with c at ia (the edge a -> c) and ib (b -> c).
+CLOSE = "void operator()(long long p, long long ia, long long ib) const { atomicAdd(&closing[ia], 1ll); }"
+# The same, each end's share weighted by the multiplicity (1 or 2 directed edges) of the edge opposite it.
+CLOSE_WEIGHTED = """void operator()(long long p, long long ia, long long ib) const {
+    atomicAdd(&lowest[p], (long long)multiplicity[ib]);
+    atomicAdd(&middle[p], (long long)multiplicity[ia]);
+    atomicAdd(&closing[ia], (long long)multiplicity[p]);
+}"""
+# Edge a -> b: a's share as the lowest end, b's as the middle end and as the top one.
+SPREAD = """
+bool cond(int a, int b, long long edge, long long rank, long long out_idx, int iteration) const {
+    atomicAdd(&counts[a], lowest[edge]);
+    atomicAdd(&counts[b], middle[edge] + closing[edge]);
+    return false;
+}
+void apply(int a, int b, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+
+
+def triangles(graph):
+    """Triangles through every vertex (int64) of an undirected graph, as
+    networkx's `triangles` counts them; extra["total"] is their number."""
+    if graph.directed:
+        raise MinigrError("triangles needs an undirected graph; symmetrize it first (--symmetrize)")
+    run = problem(graph, ("triangles", False), lambda: Triangles(graph, weighted=False))
+    with Timer(graph.device) as timer:
+        run.count()
+        total = run.total_waiting()
+    return Result({"triangles": run.counts.copy()}, 1, timer.ms, graph.num_edges, {"total": total})
+
+
+def orient(graph):
+    """The simple undirected view of `graph` (self-loops dropped, an edge
+    stored either way or twice once) with each edge oriented from its
+    lower-ranked end (degree, then id): (row_offsets, targets, sources,
+    multiplicity), multiplicity being how many of the two directions the graph
+    stores (undirected graphs: always 2)."""
+    xp, n = graph.xp, graph.num_vertices
+    src, dst = graph.edge_sources(), graph.col_indices.astype(numpy.int64)
+    first = xp.ones(len(dst), dtype=bool)  # one copy of each stored edge: copies sit side by side in CSR order
+    first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+    keep = first & (src != dst)
+    src, dst = src[keep], dst[keep]
+    degree = xp.bincount(src, minlength=n) + xp.bincount(dst, minlength=n)
+    lower = (degree[src] < degree[dst]) | (degree[src] == degree[dst]) & (src < dst)
+    keys, multiplicity = xp.unique(xp.where(lower, src, dst) * n + xp.where(lower, dst, src), return_counts=True)
+    sources, targets = keys // max(n, 1), keys % max(n, 1)
+    row_offsets = xp.searchsorted(sources, xp.arange(n + 1))
+    return row_offsets, targets.astype(numpy.int32), sources.astype(numpy.int32), multiplicity.astype(numpy.int8)
+
+
+class Triangles(Problem):
+    """The oriented graph of `graph` and what counting its triangles needs.
+    counts[v] becomes the triangles through v; weighted, each weighs the
+    multiplicity of the edge opposite v (local clustering of directed graphs).
+    degree[v]: v's neighbours in the simple undirected view."""
+    name = "triangles"
+
+    def __init__(self, graph, weighted):
+        xp, n = graph.xp, graph.num_vertices
+        row_offsets, targets, sources, multiplicity = orient(graph)
+        self.oriented = Graph(row_offsets, targets, directed=True, device=graph.device)
+        self.edges = m = len(targets)
+        self.pairs, self.closing = xp.empty(m, dtype=numpy.int64), xp.empty(m, dtype=numpy.int64)
+        self.counts = xp.empty(n, dtype=numpy.int64)
+        self.degree = xp.bincount(sources, minlength=n) + xp.bincount(targets, minlength=n)  # simple, undirected
+        self.pair = Functor(PAIR, filename="<triangles pair>", sources=sources, targets=targets, offsets=row_offsets)
+        if weighted:
+            self.weights = lowest, middle = xp.empty(m, dtype=numpy.int64), xp.empty(m, dtype=numpy.int64)
+            self.close = Functor(CLOSE_WEIGHTED, filename="<triangles close>", lowest=lowest, middle=middle,
+                                 closing=self.closing, multiplicity=multiplicity)
+        else:
+            self.weights = ()
+            lowest = middle = self.pairs
+            self.close = Functor(CLOSE, filename="<triangles close>", closing=self.closing)
+        self.spread = Functor(SPREAD, filename="<triangles spread>", counts=self.counts, lowest=lowest,
+                              middle=middle, closing=self.closing)
+
+    def count(self):
+        """Queues the count into self.counts (and self.pairs: each oriented edge's triangles as its lowest pair)."""
+        for array in (self.closing, self.counts) + self.weights:
+            array.fill(0)
+        intersect_transform(self.edges, self.pair, self.oriented.col_indices, self.close, out=self.pairs)
+        advance(self.oriented, None, self.spread)
+
+    def total_waiting(self):
+        """The number of triangles (each found once, at its lowest edge): waits for the count."""
+        return int(self.pairs.sum())
+
+
+@validate.verdict_on_misshapen
+def check_triangles(graph, counts):
+    """Per-vertex counts against spgemm_triangles with SciPy (each triangle once at each corner)."""
+    import scipy.sparse
+    (counts,) = validate.Edges(graph).per_vertex(triangles=counts)
+    expected = spgemm_triangles(degree_ordered_upper(graph.to_scipy(), numpy, scipy.sparse), numpy)
+    return validate.verdict([validate.finding(counts != expected, "with a wrong count",
+                                              lambda v: f"{v} (got {counts[v]}, expected {expected[v]})")])
+
+
+# ---- what a user writes instead: sparse matrix products (SciPy or cupyx.scipy.sparse) -------------
+
+CHUNK_PRODUCTS = 2**27  # partial products per chunk of rows, to bound the memory of a sparse product
+MAX_PRODUCTS = 2**31    # partial products of one whole sparse product beyond which it is not tried
+
+
+def degree_ordered_upper(matrix, xp, sparse):
+    """(U, Uᵀ, W, order): the simple undirected view of a SciPy or cupyx sparse
+    matrix (edges taken either way, once), its vertices renumbered by degree,
+    then id, and cut to its strict upper triangle U (no self-loops), so that a
+    row holds the higher-ranked neighbours (few, on power-law graphs); W is U
+    holding each edge's multiplicity, how many of its two directions the
+    matrix holds; order[i] is the vertex numbered i. The setup of spgemm_triangles."""
+    n = matrix.shape[0]
+    directed = matrix.tocsr().copy()
+    directed.sum_duplicates()
+    directed.data[:] = 1
+    both = (directed + directed.T).tocsr()
+    order = xp.lexsort(xp.stack([xp.arange(n), xp.diff(both.indptr)]))
+    weights = sparse.triu(both[order][:, order], k=1, format="csr")
+    upper = weights.copy()
+    upper.data[:] = 1
+    return upper, upper.T.tocsr(), weights, order
+
+
+def spgemm_triangles(setup, xp, total=False, weighted=False):
+    """Triangles through every vertex by sparse products over chunks of rows,
+    or their total: with U from degree_ordered_upper, U * (U @ U) (elementwise)
+    holds each triangle once, at the edge between its lowest and highest
+    corner (row sums count the lowest, column sums the highest), and
+    U * (Uᵀ @ U) at the edge between its middle and highest (row sums: the
+    middle). weighted: each triangle at a corner weighs the multiplicity of
+    the edge opposite it (W for one U in each product)."""
+    upper, upper_t, weights, order = setup
+    weights = weights if weighted else upper
+    n = upper.shape[0]
+    out_degree = xp.diff(upper.indptr).astype(numpy.float64)
+    work = upper @ out_degree + (0 if total else upper_t @ out_degree)  # partial products of each row
+    bounds = xp.searchsorted(xp.cumsum(work), xp.arange(1, int(work.sum()) // CHUNK_PRODUCTS + 1) * CHUNK_PRODUCTS)
+    bounds = sorted({0, n, *(int(b) for b in bounds)})
+    counts, found = xp.zeros(n), 0.0
+    for r0, r1 in zip(bounds[:-1], bounds[1:]):
+        block = upper[r0:r1]
+        lowest = block.multiply(block @ weights)
+        if total:
+            found += float(lowest.sum())
+            continue
+        highest = block.multiply(weights[r0:r1] @ upper) if weighted else lowest
+        counts[r0:r1] += xp.asarray(lowest.sum(axis=1)).ravel()
+        counts += xp.asarray(highest.sum(axis=0)).ravel()
+        counts[r0:r1] += xp.asarray(block.multiply(upper_t[r0:r1] @ weights).sum(axis=1)).ravel()
+    if total:
+        return int(found)
+    per_vertex = xp.empty(n, dtype=numpy.int64)
+    per_vertex[order] = counts.astype(numpy.int64)
+    return per_vertex
+
+
+def spgemm_system(matrix, xp, sparse, device, compute):
+    """compute(setup, xp) timed, its setup (degree_ordered_upper) not: (values, ms, None)."""
+    setup = degree_ordered_upper(matrix, xp, sparse)
+    with Timer(device) as timer:
+        values = compute(setup, xp)
+    return values, timer.ms, None
+
+
+def total_triangles(setup, xp):
+    """spgemm_triangles' total."""
+    return spgemm_triangles(setup, xp, total=True)
+
+
+def lower_triangle_total(matrix):
+    """The total as sum(L * (L @ L)), L the strict lower triangle of the simple
+    adjacency in the graph's own vertex order (cupyx): the SpGEMM formulation
+    as usually written, timed without building L."""
+    import cupyx.scipy.sparse as sparse
+    a = (matrix + matrix.T).tocsr()
+    a.data[:] = 1
+    lower = sparse.tril(a, k=-1, format="csr")
+    with Timer("gpu") as timer:
+        total = int(lower.multiply(lower @ lower).sum())
+    return total, timer.ms, None
+
+
+def lower_triangle_products(inputs):
+    """lower_triangle_total's skip: a reason when L @ L takes over MAX_PRODUCTS partial products
+    (each k joins every neighbour above it with every one below it), beyond what fits in memory."""
+    matrix = inputs.scipy
+    rows, cols = matrix.nonzero()
+    above = numpy.bincount(cols[rows > cols], minlength=matrix.shape[0]).astype(numpy.float64)
+    below = numpy.bincount(rows[rows > cols], minlength=matrix.shape[0])
+    products = float(above @ below)
+    if products > MAX_PRODUCTS:
+        return f"skipped: L @ L takes {products:.3g} partial products (12 bytes each), over {MAX_PRODUCTS:.3g}"
+    return None
+
+
+def networkx_triangles(graph):
+    """networkx.triangles of the graph as a simple undirected networkx.Graph, as an int64 array."""
+    import networkx
+    simple = networkx.Graph()
+    simple.add_nodes_from(range(graph.num_vertices))
+    simple.add_edges_from(zip(to_host(graph.edge_sources()).tolist(), to_host(graph.col_indices).tolist()))
+    with Timer("cpu") as timer:
+        found = networkx.triangles(simple)
+    return numpy.array([found[v] for v in range(graph.num_vertices)], dtype=numpy.int64), timer.ms
+
+
+def _cupy_matrix(inputs):
+    import cupyx.scipy.sparse
+    return cupyx.scipy.sparse.csr_matrix(inputs.scipy)
+
+
+def scipy_system(inputs, compute):
+    """spgemm_system on the bench inputs' SciPy matrix."""
+    import scipy.sparse
+    return spgemm_system(inputs.scipy, numpy, scipy.sparse, "cpu", compute)
+
+
+def cupy_system(inputs, compute):
+    """spgemm_system on the bench inputs' matrix in cupyx."""
+    import cupy
+    import cupyx.scipy.sparse
+    return spgemm_system(_cupy_matrix(inputs), cupy, cupyx.scipy.sparse, "gpu", compute)
+
+
+def _networkx_total(inputs):
+    counts, ms = networkx_triangles(inputs.graph)
+    return int(counts.sum()) // 3, ms, None
+
+
+BEST_SPGEMM = "CuPy SpGEMM U*(U@U), degree order, row chunks"
+APP = App(
+    "triangles", triangles, "triangle counting: the triangles through every vertex, and their total",
+    ("triangles",), lambda graph, source, values, options: check_triangles(graph, values["triangles"]),
+    needs="undirected",
+    bench=(BenchCase("triangles", "total", (
+        System("CuPy SpGEMM sum(L*(L@L)), id order", "gpu",
+               lambda i, trace=None: lower_triangle_total(_cupy_matrix(i)), skip=lower_triangle_products),
+        System(BEST_SPGEMM, "gpu", lambda i, trace=None: cupy_system(i, total_triangles), once=True),
+        System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: scipy_system(i, total_triangles),
+               skip=bench.too_big(10_000_000)),
+        System("networkx (CPU)", "cpu", lambda i, trace=None: _networkx_total(i),
+               skip=bench.too_big(1_000_000, "networkx"))), BEST_SPGEMM, bench.same),))

@@ -1,0 +1,179 @@
+"""Weakly connected components: every vertex labelled with the smallest vertex
+id of its component, a directed graph's edges taken both ways. Lock-free
+union-find in the way of Afforest (Sutton, Ben-Nun and Barak, 2018): each
+vertex hooks to its first two neighbours (a root always goes under a smaller
+one, so a tree's root is its smallest id), the trees are compressed, the
+component most of 1024 sampled vertices share is taken as the giant one, and
+only vertices outside it hook along their remaining edges (and, directed,
+their in-edges). A last pass points every vertex at its root. A fixed handful
+of launches, whatever the graph's diameter: nothing to loop over."""
+import numpy
+
+from minigr import validate
+from minigr.bench import primitives as bench
+from minigr.catalog import App, BenchCase, System
+from minigr.enactor import Problem, Result, Timer, problem
+from minigr.transforms import Functor, segment_transform, transform
+
+SAMPLES = 1024      # vertices sampled to find the giant component
+NEIGHBOUR_ROUNDS = 2  # neighbours each vertex hooks to before the sampling
+
+# parent[v] <= v always: hooking puts a root under a smaller one, halving skips to an ancestor.
+UNION_FIND = """
+int find(int v) const {          // v's root, halving the path on the way
+    for (;;) {
+        const int p = parent[v];
+        if (p == v) return v;
+        const int g = parent[p];
+        if (g == p) return p;
+        parent[v] = g;
+        v = g;
+    }
+}
+void hook(int u, int v) const {  // joins the trees of u and v
+    u = find(u);
+    v = find(v);
+    while (u != v) {
+        if (u < v) { const int t = u; u = v; v = t; }
+        const int old = atomicCAS(&parent[u], u, v);
+        if (old == u) return;
+        u = find(old);           // u got a parent meanwhile: go on from its root
+        v = find(v);
+    }
+}"""
+START = "void operator()(long long v) const { parent[v] = (int)v; }"
+HOOK_NEIGHBOUR = """void operator()(long long v) const {
+    const long long at = row_offsets[v] + nth;
+    if (at < row_offsets[v + 1]) sets.hook((int)v, col_indices[at]);
+}"""
+COMPRESS = "void operator()(long long v) const { parent[v] = sets.find((int)v); }"
+# The most frequent root among the sampled vertices, smallest on ties: best = count << 32 | (2^31 - 1 - root).
+VOTE = """void operator()(long long i) const {
+    const int root = parent[sampled(i)];
+    long long count = 0;
+    for (long long j = 0; j < samples; ++j) count += parent[sampled(j)] == root;
+    atomicMax(&best[0], count << 32 | (2147483647 - root));
+}
+int sampled(long long i) const { return (int)((unsigned long long)i * 2654435761ull % (unsigned long long)n); }"""
+# The edges of a vertex outside the giant component, after the first `skip`.
+OUTSIDE = """void operator()(long long v, long long& begin, long long& end) const {
+    const int giant = 2147483647 - (int)(best[0] & 0xffffffff);
+    begin = end = 0;
+    if (parent[v] != giant) {
+        begin = min(row_offsets[v] + skip, row_offsets[v + 1]);
+        end = row_offsets[v + 1];
+    }
+}"""
+HOOK_EDGE = "void operator()(long long edge, long long v, long long) const { sets.hook((int)v, col_indices[edge]); }"
+
+
+def wcc(graph):
+    """Component of every vertex (int32): the smallest vertex id in its weakly
+    connected component, a directed graph's edges taken both ways."""
+    n = graph.num_vertices
+    run = problem(graph, ("wcc",), lambda: WCC(graph))
+    with Timer(graph.device) as timer:
+        run.label_components()
+    return Result({"component": run.parent[:n].copy()}, 1, timer.ms, graph.num_edges)
+
+
+class WCC(Problem):
+    name = "wcc"
+
+    def __init__(self, graph):
+        xp, self.n = graph.xp, graph.num_vertices
+        self.parent = xp.empty(max(self.n, 1), dtype=numpy.int32)
+        self.best = xp.zeros(1, dtype=numpy.int64)
+        sets = Functor(UNION_FIND, filename="<wcc union-find>", parent=self.parent)
+        self.start = Functor(START, filename="<wcc start>", parent=self.parent)
+        self.hook_neighbour = [Functor(HOOK_NEIGHBOUR, filename="<wcc hook neighbour>", sets=sets,
+                                       row_offsets=graph.row_offsets, col_indices=graph.col_indices,
+                                       nth=numpy.int64(r)) for r in range(NEIGHBOUR_ROUNDS)]
+        self.compress = Functor(COMPRESS, filename="<wcc compress>", sets=sets, parent=self.parent)
+        self.vote = Functor(VOTE, filename="<wcc vote>", parent=self.parent, best=self.best,
+                            samples=numpy.int64(SAMPLES), n=numpy.int64(max(self.n, 1)))
+        # out-edges past the sampled ones; a directed graph's in-edges too, all of them
+        self.rest = [(Functor(OUTSIDE, filename="<wcc outside>", parent=self.parent, best=self.best,
+                              row_offsets=g.row_offsets, skip=numpy.int64(skip)),
+                      Functor(HOOK_EDGE, filename="<wcc hook edge>", sets=sets, col_indices=g.col_indices))
+                     for g, skip in [(graph, NEIGHBOUR_ROUNDS)] + [(graph.reverse(), 0)] * graph.directed]
+
+    def label_components(self):
+        """parent[v] becomes v's component (queued; nothing waits)."""
+        if self.n == 0:
+            return
+        transform(self.n, self.start)
+        for hook in self.hook_neighbour:
+            transform(self.n, hook)
+            transform(self.n, self.compress)
+        self.best.fill(0)
+        transform(SAMPLES, self.vote)
+        for bounds, hook in self.rest:
+            segment_transform(self.n, bounds, hook)
+        transform(self.n, self.compress)
+
+
+@validate.verdict_on_misshapen
+def check_wcc(graph, component):
+    """Components against scipy.sparse.csgraph.connected_components (weak), each
+    labelled with its smallest vertex id."""
+    from scipy.sparse.csgraph import connected_components
+    edges = validate.Edges(graph)
+    (component,) = edges.per_vertex(component=component)
+    expected = smallest_ids(connected_components(edges.matrix(), directed=True, connection="weak")[1])
+    return validate.verdict([validate.finding(component != expected, "in a wrong component",
+                                              lambda v: f"{v} (got {component[v]}, expected {expected[v]})")])
+
+
+def smallest_ids(labels):
+    """Component labels (any ids, NumPy) renamed to the smallest vertex id holding each."""
+    n = len(labels)
+    smallest = numpy.full(int(labels.max()) + 1 if n else 0, n, dtype=numpy.int64)
+    numpy.minimum.at(smallest, labels, numpy.arange(n))
+    return smallest[labels].astype(numpy.int32)
+
+
+def wcc_scipy(matrix):
+    """scipy.sparse.csgraph.connected_components (weak) on the CPU, relabelled by smallest id after the timer."""
+    from scipy.sparse.csgraph import connected_components
+    with Timer("cpu") as timer:
+        _, labels = connected_components(matrix, directed=True, connection="weak")
+    return smallest_ids(labels), timer.ms, None
+
+
+def wcc_cupy(row_offsets, col_indices):
+    """Components from CuPy calls (Shiloach-Vishkin style): every edge hooks
+    the label of one end under the smaller label of the other (cupyx.scatter_min,
+    both ways), then pointer jumping until every label is a root; until no
+    edge joins two labels. Labels end as the smallest id of each component."""
+    import cupy
+    import cupyx
+    n, m = len(row_offsets) - 1, len(col_indices)
+    src = (cupy.searchsorted(row_offsets, cupy.arange(m), side="right") - 1).astype(numpy.int32)
+    dst = col_indices
+    label = cupy.arange(n, dtype=numpy.int32)
+    rounds = 0
+    with Timer("gpu") as timer:
+        while True:
+            rounds += 1
+            ends, other = label[src], label[dst]
+            cupyx.scatter_min(label, ends, other)
+            cupyx.scatter_min(label, other, ends)
+            while True:
+                jumped = label[label]
+                if bool((jumped == label).all()):
+                    break
+                label = jumped
+            if bool((label[src] == label[dst]).all()):
+                break
+    return label, timer.ms, rounds
+
+
+APP = App(
+    "wcc", wcc, "weakly connected components: the smallest vertex id of each vertex's component", ("component",),
+    lambda graph, source, values, options: check_wcc(graph, values["component"]),
+    bench=(BenchCase("wcc", "component", (
+        System("CuPy composed (scatter_min, pointer jumping)", "gpu",
+               lambda i, trace=None: wcc_cupy(i.graph.row_offsets, i.graph.col_indices)),
+        System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: wcc_scipy(i.scipy))),
+        "SciPy csgraph (CPU)", bench.same),))

@@ -1,0 +1,126 @@
+"""The catalog of primitives (minigr.catalog): every app module has one record, consistent
+with its app, and the CLI, the top-level functions, doctor and the bench all read it."""
+import dataclasses
+import inspect
+import sys
+import types
+
+import numpy
+import pytest
+
+import minigr
+from minigr import MinigrError, catalog
+from minigr.catalog import App, Option
+
+NAMES = catalog.names()
+
+
+def test_every_app_module_is_in_the_catalog():
+    assert {"bfs", "sssp", "pagerank", "color"} <= set(NAMES)
+    assert list(catalog.apps()) == NAMES
+    assert set(NAMES) <= set(minigr.__all__)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_record_matches_its_app(name):
+    app = catalog.app(name)
+    parameters = inspect.signature(app.run).parameters
+    assert list(parameters)[0] == "graph"
+    keywords = {p.name for p in parameters.values() if p.kind is p.KEYWORD_ONLY}
+    for option in app.options:
+        assert option.name in keywords, option.name
+        assert parameters[option.name].default == option.default, option.name
+        assert option.check(option.default) == option.default
+    for variant in app.variants:
+        assert set(variant) <= keywords
+    assert app.needs in ("", "weights", "undirected")
+    assert app.columns and app.run.__doc__ and app.help
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_record_columns_are_the_results_and_its_check_passes(name):
+    """Each app on a small weighted graph: its columns are arrays of its result, one value per
+    vertex, and its own reference check says ok."""
+    app = catalog.app(name)
+    graph = minigr.load("kron:scale=6,edge_factor=4,seed=3", weights="random", device="cpu")
+    source = int(graph.out_degrees().argmax()) if app.sourced else None
+    options = {option.name: option.default for option in app.options}
+    result = app.run(graph, *([source] if app.sourced else []), **options)
+    assert set(app.columns) == set(result.values)
+    assert all(len(result.values[c]) == graph.num_vertices for c in app.columns)
+    assert app.check(graph, source, result.values, options).startswith("ok")  # coloring adds its counts
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_top_level_function_follows_the_record(name):
+    app = catalog.app(name)
+    function = getattr(minigr, name)
+    assert function.__name__ == name and inspect.cleandoc(app.run.__doc__) in function.__doc__
+    parameters = inspect.signature(function).parameters
+    assert ("source" in parameters) == app.sourced and "device" in parameters
+    for option in app.options:
+        wrong = "yes" if option.kind is not bool else 2
+        with pytest.raises(MinigrError, match=f"{option.name} must be "):
+            function("grid:scale=4", *([0] if app.sourced else []), device="cpu", **{option.name: wrong})
+
+
+def test_option_checks():
+    flag = Option("fast", bool, False, "")
+    assert flag.flag == "--fast" and flag.check(numpy.bool_(True))
+    with pytest.raises(MinigrError, match="fast must be True or False, got 1"):
+        flag.check(1)
+    count = Option("max_iter", int, 10, "", catalog.AT_LEAST_1)
+    assert count.flag == "--max-iter" and count.check(numpy.int64(3)) == 3
+    with pytest.raises(MinigrError, match=r"--max-iter must be at least 1, got 0"):
+        count.check(0, "--max-iter")
+    with pytest.raises(MinigrError, match=r"max_iter must be an integer, got True"):
+        count.check(True)
+    width = Option("delta", float, None, "", catalog.POSITIVE)
+    assert width.check(None) is None and width.check(2) == 2
+    with pytest.raises(MinigrError, match=r"delta must be a positive number, got inf"):
+        width.check(float("inf"))
+
+
+def test_a_module_without_a_record_is_named(monkeypatch):
+    monkeypatch.setattr(catalog, "names", lambda: ["stray"])
+    monkeypatch.setitem(sys.modules, "minigr.apps.stray", types.ModuleType("minigr.apps.stray"))
+    catalog.app.cache_clear()
+    try:
+        with pytest.raises(MinigrError, match=r"minigr.apps.stray must end with APP = App\('stray', \.\.\.\)"):
+            catalog.apps()
+    finally:
+        catalog.app.cache_clear()
+
+
+def test_a_record_needs_no_other_file(monkeypatch, capsys):
+    """A primitive added as one module: the CLI, the top-level function and doctor's samples take it."""
+    from minigr import doctor
+    from minigr.cli import main
+    from minigr.enactor import Result
+
+    def degree(graph, *, scale=1.0):
+        """Each vertex's out-degree times scale."""
+        return Result({"degree": graph.out_degrees() * scale}, 1, 0.0, graph.num_edges)
+
+    module = types.ModuleType("minigr.apps.degree")
+    module.APP = App("degree", degree, "out-degree of every vertex", ("degree",),
+                     lambda graph, source, values, options: "ok",
+                     options=(Option("scale", float, 1.0, "a factor", catalog.POSITIVE),))
+    monkeypatch.setitem(sys.modules, "minigr.apps.degree", module)
+    monkeypatch.setattr(catalog, "names", lambda: NAMES + ["degree"])
+    monkeypatch.setattr(minigr, "_EXPORTS", {**minigr._EXPORTS, "degree": "primitives"})
+    catalog.app.cache_clear()
+    try:
+        assert main(["degree", "grid:scale=4", "--device", "cpu", "--scale", "2", "--validate", "--json"]) == 0
+        assert '"validation": "ok"' in capsys.readouterr().out
+        assert main(["degree", "grid:scale=4", "--scale", "-1"]) == 2
+        assert "--scale must be a positive number, got -1.0" in capsys.readouterr().err
+        assert minigr.degree("grid:scale=4", device="cpu", scale=3.0).degree.max() == 12
+        calls = []
+        module.APP = dataclasses.replace(module.APP, run=lambda graph, **options: calls.append(graph.directed))
+        monkeypatch.setattr(catalog, "names", lambda: ["degree"])
+        catalog.app.cache_clear()
+        doctor.primitive_samples()
+        assert calls == [False, False, True]  # each sample graph, the directed one last
+    finally:
+        catalog.app.cache_clear()
