@@ -93,7 +93,8 @@ class CDLP(Problem):
         def iteration():
             for side in sides:
                 advance(side, None, count)
-            segreduce_transform(offsets, pick, op="max", identity=0, partition=slots, out=self.best)
+            segreduce_transform(offsets, pick, op="max", identity=0, total=slots.total, partition=slots,
+                                out=self.best)
             transform(n, adopt)
 
         self.start_loop(graph.device, iteration, Functor(ALWAYS, filename="<cdlp always>"))

@@ -64,8 +64,9 @@ class Kernel:
 
 def kernel(device, fixed_params, functors, call, block, min_blocks=None):
     """The kernel for this source shape, compiled on first use."""
-    arch = gpu_arch(current_gpu()) if device == "gpu" else None
-    key = (device, arch, tuple(fixed_params), call, block, min_blocks, tuple(f.signature for f in functors))
+    gpu = current_gpu() if device == "gpu" else None  # a module is loaded into one GPU's context
+    arch = gpu_arch(gpu) if device == "gpu" else None
+    key = (device, gpu, arch, tuple(fixed_params), call, block, min_blocks, tuple(f.signature for f in functors))
     found = _kernels.get(key)
     if found is None:
         source = codegen.kernel_source(device, fixed_params, functors, call, block, min_blocks)
