@@ -143,7 +143,7 @@ def degree_ordered_upper(matrix, xp, sparse):
     holding each edge's multiplicity, how many of its two directions the
     matrix holds; order[i] is the vertex numbered i. The setup of spgemm_triangles."""
     n = matrix.shape[0]
-    directed = matrix.tocsr().copy()
+    directed = matrix.tocsr().astype(numpy.float64)  # float32 sums of counts lose triangles past 2^24
     directed.sum_duplicates()
     directed.data[:] = 1
     both = (directed + directed.T).tocsr()
