@@ -65,16 +65,17 @@ def _grid(device, bound):
     return max(1, min(-(-bound // BLOCK), multiprocessors(current_gpu()) * RESIDENT_BLOCKS_PER_SM))
 
 
-def _single_pass(device, xp, n, items, call, params, args, functors, min_blocks=None):
-    """Runs `call` (minigr::scan or minigr::compact, with <TILE> where the GPU's
-    template arguments go) over n > 0 items in tiles of BLOCK * items, and
+def _single_pass(device, xp, n, items, entry, arguments, params, args, functors, min_blocks=None):
+    """Runs minigr::<entry>(<arguments>) (scan or compact; on the GPU with the
+    tile as template arguments) over n > 0 items in tiles of BLOCK * items, and
     returns the count it leaves in `result` (scan's total, compact's kept).
-    The call also names `workspace`, the tiles' zeroed look-back status words
-    (see scan.cuh), which the CPU kernels do not use. min_blocks: blocks per SM
-    the GPU kernel must fit (its register budget), or None for the compiler's choice."""
+    The arguments also name `workspace`, the tiles' zeroed look-back status
+    words (see scan.cuh), which the CPU kernels do not use. min_blocks: blocks
+    per SM the GPU kernel must fit (its register budget), or None for the compiler's choice."""
     tiles = -(-n // (BLOCK * items))
     cell, result = host_cell(device)
-    calls = {"gpu": call.replace("<TILE>", f"<{BLOCK}, {items}, {STATUS_STRIDE}>"), "cpu": call.replace("<TILE>", "")}
+    calls = {"gpu": f"minigr::{entry}<{BLOCK}, {items}, {STATUS_STRIDE}>({arguments})",
+             "cpu": f"minigr::{entry}({arguments})"}
 
     def run(workspace):
         launch(device, params + [("long long*", "result"), ("unsigned long long*", "workspace")],
@@ -154,7 +155,7 @@ def scan_transform(n, count):
     if n == 0:
         offsets[0] = 0
         return offsets, 0
-    return offsets, _single_pass(device, xp, n, SCAN_ITEMS, "minigr::scan<TILE>(n, offsets, result, workspace, f0)",
+    return offsets, _single_pass(device, xp, n, SCAN_ITEMS, "scan", "n, offsets, result, workspace, f0",
                                  [("long long", "n"), ("long long*", "offsets")], [numpy.int64(n), offsets], [count])
 
 
@@ -178,7 +179,7 @@ def compact_transform(n, pred, write=None):
         writer = "f1"
     kept = 0
     if n:
-        kept = _single_pass(device, xp, n, COMPACT_ITEMS, f"minigr::compact<TILE>(n, result, workspace, f0, {writer})",
+        kept = _single_pass(device, xp, n, COMPACT_ITEMS, "compact", f"n, result, workspace, f0, {writer}",
                             params, args, functors, COMPACT_BLOCKS_PER_SM)
     return (out[:kept] if out is not None else None), kept
 
