@@ -8,6 +8,8 @@ each iteration. Either loops on the device."""
 import math
 import numbers
 
+import math
+
 import numpy
 
 from minigr import validate
@@ -21,17 +23,9 @@ from minigr.operators import advance, neighbor_reduce, split_near_far
 from minigr.transforms import Functor
 from minigr.transforms.errors import MinigrError
 
-# Non-negative floats order like their bit patterns as ints: atomicMin on those.
-RELAX = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    float candidate = dist[src] + weights[edge];
-    int old = atomicMin((int*)&dist[dst], minigr::bit_cast<int>(candidate));
-    return candidate < minigr::bit_cast<float>(old);
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
-"""
-# Delta-stepping: an improved vertex below the threshold is accepted (advance
-# appends it to the near bucket's next level); one above it goes to far.
+# An improved vertex below the threshold is accepted (advance appends it to the
+# near bucket's next level); one above it goes to far. Non-negative floats
+# order like their bit patterns as ints: atomicMin on those.
 RELAX_SPLIT = """
 bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
     float candidate = dist[src] + weights[edge];
@@ -55,7 +49,7 @@ PARENT = """int operator()(int v, int u, long long edge) const {
 NEXT_BUCKET = """bool operator()() const {
     far.drop_level();
     if (near.next_level() > 0) return true;
-    threshold[0] += delta;
+    bucket[0] += bucket[1];  // the threshold rises by delta
     return far.next_level() > 0;
 }"""
 
@@ -64,8 +58,8 @@ def sssp(graph, source, *, delta="auto", loop="device"):
     """Distance (float32, inf unreachable) and parent (-1 unreachable, the source
     its own) of every vertex. delta > 0: delta-stepping with that bucket width;
     "auto": 32 times the largest weight over the mean degree (measured on the
-    standard graphs); None: the frontier form. loop: "device" or "host" (who
-    decides each iteration)."""
+    standard graphs); None: the frontier form (one bucket of infinite width).
+    loop: "device" or "host" (who decides each iteration)."""
     source = check_source(graph, source)
     if graph.weights is None:
         raise MinigrError("SSSP needs edge weights and the graph has none: load a weighted file, "
@@ -74,19 +68,21 @@ def sssp(graph, source, *, delta="auto", loop="device"):
         raise MinigrError("SSSP needs non-negative weights; this graph has negative ones")
     if delta == "auto":
         delta = auto_delta(graph)
-    elif delta is not None and not (isinstance(delta, (int, float)) and delta > 0):
+    elif delta is None:
+        delta = math.inf
+    elif not (isinstance(delta, (int, float)) and delta > 0):
         raise MinigrError(f"delta must be a positive number, 'auto' or None, got {delta!r}")
-    run = problem(graph, ("sssp", delta), lambda: SSSP(graph, delta))
+    run = problem(graph, ("sssp",), lambda: SSSP(graph))
     with Timer(graph.device) as timer:
-        run.reset(source)
+        run.reset(source, delta)
         # the frontier form settles within n + 1 iterations; delta-stepping's
         # empty buckets have no such bound, so only the counter's range caps it
-        iterations, exhausted = run.run_loop(loop, graph.num_vertices + 1 if delta is None else 2**31 - 1)
+        iterations, exhausted = run.run_loop(loop, graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1)
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
-    for frontier in run.frontiers:
-        frontier.check_waiting()
+    run.near.check_waiting()
+    run.far.check_waiting()
     edges = int(graph.out_degrees()[graph.xp.isfinite(run.dist)].sum())
     return Result({"distance": run.dist.copy(), "parent": parent}, iterations, timer.ms, edges)
 
@@ -94,44 +90,32 @@ def sssp(graph, source, *, delta="auto", loop="device"):
 class SSSP(Problem):
     name = "sssp"
 
-    def __init__(self, graph, delta):
+    def __init__(self, graph):
         xp, n = graph.xp, graph.num_vertices
         self.graph = graph
         self.dist = xp.empty(n, dtype=numpy.float32)
-        relax = Functor(RELAX, filename="<sssp relax>", dist=self.dist, weights=graph.weights)
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
-        if delta is None:
-            frontier = Frontier(n, graph.device)
-            self.frontiers = [frontier]
-            self.start_loop(graph.device, lambda: advance(graph, frontier, relax, out=frontier,
-                                                          iteration=self.loop.iteration, unique=True),
-                            frontier.not_empty(), unroll=UNROLL)
-            return
-        near, far = Frontier(n, graph.device), Frontier(n, graph.device)
-        self.frontiers = [near, far]
-        self.threshold = xp.zeros(1, dtype=numpy.float64)
-        self.delta = delta
-        relax_split = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
-                              weights=graph.weights, threshold=self.threshold, far=far.view)
+        near, far = self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
+        self.bucket = xp.zeros(2, dtype=numpy.float64)  # [threshold, delta]: set by each call
+        relax = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
+                        weights=graph.weights, threshold=self.bucket[0:1], far=far.view)
         distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
 
         def iteration():
-            advance(graph, near, relax_split, out=near, iteration=self.loop.iteration, unique=True)
+            advance(graph, near, relax, out=near, iteration=self.loop.iteration, unique=True)
             # far's level holds vertices only after the threshold rose: split them again
-            split_near_far(far, distance, self.threshold, near=near, far=far)
+            split_near_far(far, distance, self.bucket[0:1], near=near, far=far)
 
         self.start_loop(graph.device, iteration,
                         Functor(NEXT_BUCKET, filename="<sssp next bucket>", near=near.view, far=far.view,
-                                threshold=self.threshold, delta=float(delta)), unroll=UNROLL)
+                                bucket=self.bucket), unroll=UNROLL)
 
-    def reset(self, source):
+    def reset(self, source, delta):
         self.dist.fill(numpy.inf)
         self.dist[source] = 0
-        self.frontiers[0].reset(source)
-        for frontier in self.frontiers[1:]:
-            frontier.reset()
-        if len(self.frontiers) > 1:
-            self.threshold.fill(self.delta)
+        self.near.reset(source)
+        self.far.reset()
+        self.bucket.fill(delta)
 
     def parents(self, source):
         parent = neighbor_reduce(self.graph, self.parent, direction="in", reduce="min", dtype=numpy.int32)

@@ -25,16 +25,19 @@ from . import progress
 def minigr_levels(inputs, trace, relax):
     """minigr's push advance run level by level, each level timed with CUDA
     events into `trace`: BFS (atomic visit) or, with relax, SSSP (relaxation,
-    each vertex once a level). Returns (values, None, levels): only the trace is timed."""
+    each vertex once a level: the frontier form, one bucket of infinite width).
+    Returns (values, None, levels): only the trace is timed."""
     from ..apps.bfs import VISIT
-    from ..apps.sssp import RELAX
+    from ..apps.sssp import RELAX_SPLIT
+    from ..frontier import HEADER as FRONTIER_HEADER
     from ..frontier import Frontier
     from ..operators import advance
     from ..transforms import Functor
     graph, n = inputs.graph, inputs.graph.num_vertices
     if relax:
         values = graph.xp.full(n, numpy.inf, dtype=numpy.float32)
-        op = Functor(RELAX, filename="<sssp relax>", dist=values, weights=graph.weights)
+        op = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=values,
+                     weights=graph.weights, threshold=graph.xp.full(1, numpy.inf), far=Frontier(n, graph.device).view)
     else:
         values = graph.xp.full(n, -1, dtype=numpy.int32)
         op = Functor(VISIT, filename="<bfs visit>", depth=values, parent=graph.xp.full(n, -1, dtype=numpy.int32))
