@@ -16,8 +16,8 @@ from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Result, Timer, problem
 from minigr.graph import to_host
 
-from . import triangles
-from .triangles import Triangles, degree_ordered_upper, spgemm_triangles
+from ._sparse_products import cupy_system, degree_ordered_upper, scipy_system, spgemm_triangles
+from .triangles import Triangles
 
 
 def lcc(graph):
@@ -54,7 +54,7 @@ def scipy_lcc(matrix):
 
 
 def spgemm_lcc(setup, xp):
-    """The coefficients from sparse products (apps.triangles.spgemm_triangles,
+    """The coefficients from sparse products (apps._sparse_products.spgemm_triangles,
     each triangle weighed by the directions of the edge opposite the vertex),
     SciPy or cupyx: setup is degree_ordered_upper's."""
     upper, upper_t, _, order = setup
@@ -86,8 +86,8 @@ APP = App(
     "lcc", lcc, "local clustering coefficient (LDBC Graphalytics; networkx's clustering when undirected)", ("lcc",),
     lambda graph, source, values, options: check_lcc(graph, values["lcc"]),
     bench=(BenchCase("lcc", "lcc", (
-        System(BEST_SPGEMM, "gpu", lambda i, trace=None: triangles.cupy_system(i, spgemm_lcc), once=True),
-        System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: triangles.scipy_system(i, spgemm_lcc),
+        System(BEST_SPGEMM, "gpu", lambda i, trace=None: cupy_system(i, spgemm_lcc), once=True),
+        System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: scipy_system(i, spgemm_lcc),
                skip=bench.too_big(10_000_000)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_lcc(i.graph), skip=_networkx_skip)),
         BEST_SPGEMM, bench.close),))

@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse
 
 from minigr.apps import lcc as app
-from minigr.apps import triangles
+from minigr.apps import _sparse_products as triangles
 
 from conftest import to_host
 from graphs import nasty_graphs, random_graphs

@@ -9,6 +9,7 @@ import pytest
 import scipy.sparse
 
 import minigr
+from minigr.apps import _sparse_products as products
 from minigr.apps import triangles as app
 from minigr.transforms import MinigrError
 
@@ -65,17 +66,17 @@ def test_check_catches_wrong_counts():
     assert app.check_triangles(graph, counts).startswith("FAILED: 2 vertices with a wrong count, first 2: 3 (got ")
 
 
-@pytest.mark.parametrize("chunk", [app.CHUNK_PRODUCTS, 50])
+@pytest.mark.parametrize("chunk", [products.CHUNK_PRODUCTS, 50])
 @pytest.mark.parametrize("name", UNDIRECTED)
 def test_scipy_spgemm(monkeypatch, chunk, name):
     """The references, whole and in many chunks of rows."""
-    monkeypatch.setattr(app, "CHUNK_PRODUCTS", chunk)
+    monkeypatch.setattr(products, "CHUNK_PRODUCTS", chunk)
     graph = graphs("cpu")[name]
     counts, total = expected(graph)
-    setup = app.degree_ordered_upper(graph.to_scipy(), numpy, scipy.sparse)
-    numpy.testing.assert_array_equal(app.spgemm_triangles(setup, numpy), counts)
-    assert app.spgemm_triangles(setup, numpy, total=True) == total
-    assert app.spgemm_system(graph.to_scipy(), numpy, scipy.sparse, "cpu", app.total_triangles)[0] == total
+    setup = products.degree_ordered_upper(graph.to_scipy(), numpy, scipy.sparse)
+    numpy.testing.assert_array_equal(products.spgemm_triangles(setup, numpy), counts)
+    assert products.spgemm_triangles(setup, numpy, total=True) == total
+    assert products.spgemm_system(graph.to_scipy(), numpy, scipy.sparse, "cpu", products.total_triangles)[0] == total
 
 
 @pytest.mark.gpu
@@ -86,7 +87,7 @@ def test_cupy_alternatives():
         graph = graphs("gpu")[name]
         counts, total = expected(graph)
         matrix = cupyx.scipy.sparse.csr_matrix(graph.to_scipy())
-        assert app.spgemm_system(matrix, cupy, cupyx.scipy.sparse, "gpu", app.total_triangles)[0] == total, name
-        per_vertex, _, _ = app.spgemm_system(matrix, cupy, cupyx.scipy.sparse, "gpu", app.spgemm_triangles)
+        assert products.spgemm_system(matrix, cupy, cupyx.scipy.sparse, "gpu", products.total_triangles)[0] == total, name
+        per_vertex, _, _ = products.spgemm_system(matrix, cupy, cupyx.scipy.sparse, "gpu", products.spgemm_triangles)
         numpy.testing.assert_array_equal(to_host(per_vertex), counts, err_msg=name)
-        assert app.lower_triangle_total(matrix)[0] == total, name
+        assert products.lower_triangle_total(matrix)[0] == total, name
