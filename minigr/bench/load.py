@@ -41,7 +41,7 @@ def run(args, graphs):
         if specs.is_spec(spec):
             rows += _generation(name, spec, graph, gpu)
         with tempfile.TemporaryDirectory(prefix="minigr-bench-") as folder:
-            rows += _files(name, graph, folder)
+            rows += _files(name, graph, folder, gpu)
         rows += _building(name, graph, gpu)
     for row in rows:
         row["suite"] = "load"
@@ -61,7 +61,7 @@ def _generation(name, spec, graph, gpu):
             for system, fn, on_gpu in systems]
 
 
-def _files(name, graph, folder):
+def _files(name, graph, folder, gpu):
     import scipy.io
     from ..io import load
     mtx, txt = os.path.join(folder, f"{name}.mtx"), os.path.join(folder, f"{name}.txt")
@@ -71,6 +71,8 @@ def _files(name, graph, folder):
     _write_edge_list(txt, graph)
     systems = [("read .mtx", "minigr", lambda: load(mtx, device="cpu", cache=False)),
                ("read .mtx", "scipy.io.mmread + tocsr", lambda: scipy.io.mmread(mtx).tocsr()),
+               *([("read .mtx", "minigr, CSR built on the GPU", lambda: load(mtx, device="gpu", cache=False))]
+                 if gpu else []),
                ("read .mgr", "minigr, the .mtx file's cache", _cached(mtx)),
                ("read .txt", "minigr", lambda: load(txt, device="cpu", cache=False))]
     if _importable("pandas"):
