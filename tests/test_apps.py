@@ -140,3 +140,28 @@ def test_gpu_and_cpu_agree():
                                       atol=1e-9)
         if not cpu.directed:  # the greedy coloring in one order: the same colors
             numpy.testing.assert_array_equal(to_host(color(gpu).values["color"]), color(cpu).values["color"])
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="GPU test: the device loop against the host loop")
+def test_device_and_host_loops_agree():
+    """The same bodies decided on the device (a CUDA graph) and on the host give
+    the same answers in the same number of iterations, on every nasty graph."""
+    from minigr.apps.cdlp import cdlp
+    for name in NAMES:
+        graph = nasty_graphs("gpu", weighted=True)[name]
+        source = sources(graph)[0]
+        runs = {"bfs": (lambda w: bfs(graph, source, loop=w), "depth"),
+                "sssp": (lambda w: sssp(graph, source, loop=w), "distance"),
+                "sssp frontier form": (lambda w: sssp(graph, source, delta=None, loop=w), "distance"),
+                "cdlp": (lambda w: cdlp(graph, loop=w), "label")}
+        if not graph.directed:
+            runs["color"] = (lambda w: color(graph, loop=w), "color")
+        for what, (run, key) in runs.items():
+            on_device, on_host = run("device"), run("host")
+            numpy.testing.assert_array_equal(to_host(on_device.values[key]), to_host(on_host.values[key]),
+                                             err_msg=f"{what} on {name}")
+            assert on_device.iterations == on_host.iterations, (what, name)
+        ranks = [pagerank(graph, tol=1e-9, loop=w) for w in ("device", "host")]
+        numpy.testing.assert_allclose(to_host(ranks[0].values["rank"]), to_host(ranks[1].values["rank"]), atol=1e-12)
+        assert ranks[0].iterations == ranks[1].iterations
