@@ -146,7 +146,8 @@ def test_gpu_and_cpu_agree():
 @pytest.mark.skipif(not gpu_available(), reason="GPU test: the device loop against the host loop")
 def test_device_and_host_loops_agree():
     """The same bodies decided on the device (a CUDA graph) and on the host give
-    the same answers in the same number of iterations, on every nasty graph."""
+    the same answers on every nasty graph, in the same number of iterations
+    where that does not depend on the order atomics land in (BFS, CDLP, PageRank)."""
     from minigr.apps.cdlp import cdlp
     for name in NAMES:
         graph = nasty_graphs("gpu", weighted=True)[name]
@@ -161,7 +162,8 @@ def test_device_and_host_loops_agree():
             on_device, on_host = run("device"), run("host")
             numpy.testing.assert_array_equal(to_host(on_device.values[key]), to_host(on_host.values[key]),
                                              err_msg=f"{what} on {name}")
-            assert on_device.iterations == on_host.iterations, (what, name)
+            if what in ("bfs", "cdlp"):
+                assert on_device.iterations == on_host.iterations, (what, name)
         ranks = [pagerank(graph, tol=1e-9, loop=w) for w in ("device", "host")]
         numpy.testing.assert_allclose(to_host(ranks[0].values["rank"]), to_host(ranks[1].values["rank"]), atol=1e-12)
         assert ranks[0].iterations == ranks[1].iterations
