@@ -92,7 +92,9 @@ class Loop:
 
     def branch(self, condition, if_true, if_false=None):
         """Inside the body: runs if_true() when condition() holds, else if_false()
-        (when given), decided on the device in a device run."""
+        (when given), decided on the device in a device run: an IF/ELSE node,
+        which costs about 6 us on an H100; where the other side can simply
+        have nothing to do, a count of 0 (a DeviceCount) is cheaper."""
         if self._capture is not None:
             self._capture.branch(condition, if_true, if_false)
         elif self._decide_waiting(condition):
