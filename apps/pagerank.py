@@ -11,7 +11,7 @@ from minigr import validate
 from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
 from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
 from minigr.transforms import Functor, Partition, segreduce_transform
@@ -47,12 +47,10 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
         raise MinigrError(f"damping must lie strictly between 0 and 1, got {damping}")
     if not tol > 0 or max_iter < 1:
         raise MinigrError(f"tol must be positive and max_iter at least 1, got tol={tol}, max_iter={max_iter}")
-    if weighted and graph.weights is None:
-        raise MinigrError("weighted=True needs edge weights and the graph has none")
-    if weighted and graph.num_edges and float(graph.weights.min()) < 0:
-        raise MinigrError("weighted PageRank needs non-negative weights; this graph has negative ones")
+    if weighted:
+        check_weights(graph, "weighted PageRank")
     xp, n = graph.xp, graph.num_vertices
-    vectors = {name: _distribution(xp, n, name, value) for name, value in
+    vectors = {name: distribution(graph, name, value) for name, value in
                (("personalization", personalization), ("nstart", nstart), ("dangling", dangling))}
     if n == 0:
         return Result({"rank": xp.zeros(0)}, 0, 0.0, 0)
@@ -65,19 +63,6 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
         raise MinigrError(f"PageRank did not converge in {max_iter} iterations (L1 change {change:.3g}, "
                           f"needed < {n * tol:.3g}); raise max_iter or tol")
     return Result({"rank": run.rank.copy()}, iterations, timer.ms, graph.num_edges * iterations)
-
-
-def _distribution(xp, n, name, value):
-    """A per-vertex array normalized to sum 1 (None: uniform), or an error naming it."""
-    if value is None:
-        return None
-    array = xp.asarray(value, dtype=numpy.float64)
-    if array.shape != (n,):
-        raise MinigrError(f"{name} must have one entry per vertex ({n}), got shape {array.shape}")
-    total = float(array.sum())
-    if not numpy.isfinite(total) or float(array.min()) < 0 or total <= 0:
-        raise MinigrError(f"{name} must be finite and non-negative with a positive sum")
-    return array / total
 
 
 class PageRank(Problem):

@@ -16,7 +16,7 @@ from minigr import validate
 from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, problem
+from minigr.enactor import Problem, Result, Timer, check_source, check_weights, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.operators import advance, neighbor_reduce, split_near_far
@@ -61,11 +61,7 @@ def sssp(graph, source, *, delta="auto", loop="device"):
     standard graphs); None: the frontier form (one bucket of infinite width).
     loop: "device" or "host" (who decides each iteration)."""
     source = check_source(graph, source)
-    if graph.weights is None:
-        raise MinigrError("SSSP needs edge weights and the graph has none: load a weighted file, "
-                          "or pass weights='random' (--weights random)")
-    if graph.num_edges and float(graph.weights.min()) < 0:
-        raise MinigrError("SSSP needs non-negative weights; this graph has negative ones")
+    check_weights(graph, "SSSP")
     if delta == "auto":
         delta = auto_delta(graph)
     elif delta is None:

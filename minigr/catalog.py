@@ -46,7 +46,7 @@ class Option:
 
     @property
     def flag(self):
-        return "--" + self.name.replace("_", "-")
+        return "--" + "-".join(self.name.split("_"))
 
     def check(self, value, label=None):
         """value, or a MinigrError naming the option (label: as the user wrote it)."""

@@ -4,10 +4,8 @@ captured once per graph and primitive and relaunched by later calls."""
 import dataclasses
 import time
 
+from .transforms.errors import MinigrError
 from .transforms.loop import Loop
-
-LOOPS = ("device", "host")
-
 
 @dataclasses.dataclass
 class Result:
@@ -69,7 +67,6 @@ class Problem:
 
     def run_loop(self, where, max_iterations):
         """Runs the loop (see Loop.run); returns (iterations, limit reached): waits for it."""
-        check_loop(where)
         self.loop.run(where, max_iterations)
         return self.loop.wait_iterations()
 
@@ -77,7 +74,6 @@ class Problem:
 def check_source(graph, source, what="source", where="the graph"):
     """The source vertex as an int, or a MinigrError saying the valid range
     (what: the parameter as the user wrote it; where: the graph, as named to them)."""
-    from .transforms.errors import MinigrError
     if isinstance(source, bool) or not isinstance(source, int) and not hasattr(source, "__index__"):
         raise MinigrError(f"{what} must be a vertex id, got {source!r}")
     source, n = int(source), graph.num_vertices
@@ -87,10 +83,27 @@ def check_source(graph, source, what="source", where="the graph"):
     return source
 
 
-def check_loop(where):
-    from .transforms.errors import MinigrError
-    if where not in LOOPS:
-        raise MinigrError(f"loop must be one of {LOOPS}, got {where!r}")
+def check_weights(graph, what):
+    """A MinigrError unless the graph has edge weights, none negative (what: who needs them)."""
+    if graph.weights is None:
+        raise MinigrError(f"{what} needs edge weights and the graph has none: load a weighted file, "
+                          "or pass weights='random' (--weights random)")
+    if graph.num_edges and float(graph.weights.min()) < 0:
+        raise MinigrError(f"{what} needs non-negative weights; this graph has negative ones")
+
+
+def distribution(graph, name, value):
+    """A per-vertex array (NumPy or CuPy) on the graph's device, normalized to sum
+    1, or None for None; a MinigrError naming it when it is not one."""
+    if value is None:
+        return None
+    array = graph.xp.asarray(value, dtype="float64")
+    if array.shape != (graph.num_vertices,):
+        raise MinigrError(f"{name} must have one entry per vertex ({graph.num_vertices}), got shape {array.shape}")
+    total = float(array.sum())
+    if not total < float("inf") or float(array.min()) < 0 or total <= 0:
+        raise MinigrError(f"{name} must be finite and non-negative with a positive sum")
+    return array / total
 
 
 def problem(graph, key, make):
@@ -103,4 +116,5 @@ def problem(graph, key, make):
         found = graph.problems[key] = make()
     return found
 
-__all__ = ["LOOPS", "Loop", "Problem", "Result", "Timer", "check_loop", "check_source", "problem"]
+
+__all__ = ["Loop", "Problem", "Result", "Timer", "check_source", "check_weights", "distribution", "problem"]
