@@ -188,22 +188,3 @@ def test_doctor_names_a_failing_kernel(capsys, monkeypatch):
     assert doctor.run() == 1
     out = capsys.readouterr().out
     assert "mine" in out and "FAILED" in out and "broken.cu(1)" in out and "kernels that fail: mine" in out
-
-
-@pytest.mark.parametrize("group", [2, 32])
-def test_pull_groups_compile_with_nvrtc(group):
-    """advance_pull's groups of threads per vertex (GPU only: the CPU runs one lane)."""
-    from minigr.frontier import Frontier
-    from minigr.operators.advance.glue import HEADERS, captures, output_kind
-    from minigr.operators.advance.pull import _VERTEX
-    from minigr.transforms import codegen
-    from minigr.graph import Graph
-    graph = Graph.from_edges(numpy.array([0, 1]), numpy.array([1, 2]), num_vertices=3, device="cpu")
-    op = Functor("bool cond(int s, int d, long long e, long long r, long long o, int it) const { return s > 0; }\n"
-                 "void apply(int s, int d, long long e, long long r, long long o, int it) const {}")
-    vertex = Functor(_VERTEX % (group, output_kind(Frontier(3, "cpu"), False)), headers=HEADERS,
-                     wanted=Functor("bool operator()(int v) const { return v > 0; }"), in_offsets=graph.row_offsets,
-                     in_sources=graph.col_indices, **captures(graph, op, Frontier(3, "cpu"), 0))
-    source = codegen.kernel_source("gpu", [("long long", "n")], [vertex], "minigr::transform(n, f0)", 256)
-    assert "group_ballot" in source
-    compiler.compile_cuda(source, "90", "pull groups")

@@ -31,20 +31,15 @@ class DeviceCount:
     or NumPy for the CPU backend), so that kernels can read it and nobody
     waits for it; `bound` (a host int) caps it and sizes the launches."""
 
-    def __init__(self, array, bound, index=0, factor=1):
+    def __init__(self, array, bound, index=0):
         if array.dtype != numpy.int64:
             raise MinigrError(f"a DeviceCount lives in an int64 array, got {array.dtype}")
-        self.array, self.index, self.factor = array, index, _count(factor, "factor")
         self.cell = array[index:index + 1]
         self.bound = _count(bound, "bound")
 
-    def times(self, factor):
-        """This count times `factor`, still read by the kernels (e.g. a group of threads per item)."""
-        return DeviceCount(self.array, self.bound * factor, self.index, self.factor * factor)
-
     def wait_value(self):
         """The count, read on the host: waits for the work queued before it."""
-        return int(self.cell[0]) * self.factor
+        return int(self.cell[0])
 
 
 def _count(n, what="n"):
@@ -54,17 +49,13 @@ def _count(n, what="n"):
 
 
 def _size(device, n):
-    """(fixed parameters, arguments, a declaration of `n` to put before the
-    call, bound) of a count given as an int or a DeviceCount."""
-    if not isinstance(n, DeviceCount):
-        n = _count(n)
-        return [("long long", "n")], [numpy.int64(n)], "", n
-    if device_of(n.cell) != device:
-        raise MinigrError("a DeviceCount on another device than the transform's functors")
-    if n.factor == 1:
-        return [("const long long*", "n")], [n.cell], "", n.bound
-    return ([("const long long*", "n_count"), ("long long", "n_factor")], [n.cell, numpy.int64(n.factor)],
-            "const minigr::ScaledCount n{n_count, n_factor}; ", n.bound)
+    """(fixed parameter, argument, bound) of a count given as an int or a DeviceCount."""
+    if isinstance(n, DeviceCount):
+        if device_of(n.cell) != device:
+            raise MinigrError("a DeviceCount on another device than the transform's functors")
+        return ("const long long*", "n"), n.cell, n.bound
+    n = _count(n)
+    return ("long long", "n"), numpy.int64(n), n
 
 
 def _grid(device, bound):
@@ -104,11 +95,11 @@ def _single_pass(device, xp, n, items, entry, arguments, params, args, functors,
 def transform(n, f):
     """Calls f(idx) for every idx in [0, n); n an int or a DeviceCount."""
     device = call_device([f])
-    params, args, declare, bound = _size(device, n)
+    param, arg, bound = _size(device, n)
     if bound == 0:
         return
-    calls = {"gpu": declare + "minigr::transform(n, f0)", "cpu": declare + "minigr::transform(n, f0)"}
-    launch(device, params, args, [f], calls, _grid(device, bound), BLOCK)
+    calls = {"gpu": "minigr::transform(n, f0)", "cpu": "minigr::transform(n, f0)"}
+    launch(device, [param], [arg], [f], calls, _grid(device, bound), BLOCK)
 
 
 def segment_transform(n, bounds, f, group=1, longest=None):
@@ -121,23 +112,22 @@ def segment_transform(n, bounds, f, group=1, longest=None):
     bound on the segments' lengths, says none is huge. The CPU walks each
     segment in turn."""
     device = call_device([bounds, f])
-    size_params, size_args, declare, bound = _size(device, n)
+    param, arg, bound = _size(device, n)
     if group not in (1, 2, 4, 8, 16, 32):
         raise MinigrError(f"group must be a power of two from 1 to 32, got {group!r}")
     if bound == 0:
         return
     list_huge = longest is None or longest >= HUGE
     huge = huge_list(device)
-    list_params = [("long long*", "huge_counters"), ("long long*", "huge_segments")]
+    params = [param, ("long long*", "huge_counters"), ("long long*", "huge_segments")]
     make_list = "minigr::HugeList huge{huge_counters, huge_segments}; "
-    walk = f"minigr::segments<{BLOCK}, {group}, {str(list_huge).lower()}>(n, huge, f0, f1)"
-    calls = {"gpu": declare + make_list + walk, "cpu": declare + "minigr::segments(n, f0, f1)"}
-    launch(device, size_params + list_params, size_args + list(huge), [bounds, f], calls,
-           _grid(device, bound * group), BLOCK)
+    calls = {"gpu": make_list + f"minigr::segments<{BLOCK}, {group}, {str(list_huge).lower()}>(n, huge, f0, f1)",
+             "cpu": "minigr::segments(n, f0, f1)"}
+    launch(device, params, [arg, *huge], [bounds, f], calls, _grid(device, bound * group), BLOCK)
     if list_huge:
-        grid = 2 * multiprocessors(current_gpu()) if device == "gpu" else 1
-        launch(device, list_params, huge, [f],
-               {"gpu": make_list + f"minigr::huge_segments<{BLOCK}>(huge, f0)", "cpu": None}, grid, BLOCK)
+        launch(device, params[1:], huge, [f], {"gpu": make_list + f"minigr::huge_segments<{BLOCK}>(huge, f0)",
+                                               "cpu": None}, 2 * multiprocessors(current_gpu()) if device == "gpu" else 1,
+               BLOCK)
 
 
 _huge_lists = {}
@@ -363,7 +353,7 @@ def intersect_transform(n, pairs, items, f=None, out=None):
         raise MinigrError("items must be contiguous, got a strided view: pass items.copy()")
     functors = [pairs] + ([f] if f is not None else [])
     device = call_device(functors, [items] + ([out] if out is not None else []))
-    size_params, size_args, declare, bound = _size(device, n)
+    param, arg, bound = _size(device, n)
     if out is not None and (out.dtype != numpy.int64 or out.ndim != 1 or len(out) < bound
                             or (not isinstance(n, DeviceCount) and len(out) != bound)):
         at_least = "at least the bound of n, " if isinstance(n, DeviceCount) else ""
@@ -372,8 +362,8 @@ def intersect_transform(n, pairs, items, f=None, out=None):
     if bound == 0:
         return out
     count = _NO_COUNT if out is None else Functor(_STORE_COUNT, filename="<out>", out=out)
-    calls = {"gpu": declare + f"minigr::intersect<{BLOCK}, {INTERSECT_CHUNK}>(n, items, f0, f1, f2)",
-             "cpu": declare + "minigr::intersect(n, items, f0, f1, f2)"}
-    launch(device, size_params + [(f"const {c_type(items.dtype)}*", "items")], size_args + [items],
+    calls = {"gpu": f"minigr::intersect<{BLOCK}, {INTERSECT_CHUNK}>(n, items, f0, f1, f2)",
+             "cpu": "minigr::intersect(n, items, f0, f1, f2)"}
+    launch(device, [param, (f"const {c_type(items.dtype)}*", "items")], [arg, items],
            [pairs, f if f is not None else _NO_MATCH, count], calls, _grid(device, bound), BLOCK)
     return out

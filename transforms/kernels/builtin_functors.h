@@ -8,13 +8,6 @@ __device__ __forceinline__ T value_of(T value) { return value; }
 template <class T>
 __device__ __forceinline__ T value_of(T* address) { return *address; }
 
-// A count left on the device times a factor known on the host (a group of threads per item).
-struct ScaledCount {
-    const long long* count;
-    long long factor;
-};
-__device__ __forceinline__ long long value_of(const ScaledCount& n) { return *n.count * n.factor; }
-
 // compact_transform's writer when none is given: the kept indices, in order.
 struct KeptIndex {
     long long* out;

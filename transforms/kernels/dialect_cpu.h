@@ -34,13 +34,6 @@ template <class T> inline T __ldg(const T* address) { return *address; }
 namespace minigr {
 
 template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
-// One thread at a time: a group is one lane.
-template <int GROUP> inline unsigned group_ballot(bool hit)
-{
-    static_assert(GROUP == 1, "the CPU runs one lane");
-    return hit ? 1u : 0u;
-}
-inline int lowest_bit(unsigned bits) { return __builtin_ctz(bits); }
 template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }
 
 template <class To, class From>

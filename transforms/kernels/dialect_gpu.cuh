@@ -33,8 +33,6 @@ extern "C" __device__ __cudart_builtin__ void cudaGraphSetConditional(cudaGraphC
 
 namespace minigr {
 
-constexpr unsigned FULL_WARP = 0xffffffffu;
-
 // atomicAdd(counter, 1) for every calling lane of a warp with one atomic:
 // returns each lane's own slot, in lane order.
 __device__ __forceinline__ long long aggregated_increment(long long* counter)
@@ -55,19 +53,6 @@ __device__ __forceinline__ void aggregated_add(long long* counter, unsigned valu
     const unsigned sum = __reduce_add_sync(lanes, value);
     if ((threadIdx.x & 31) == __ffs(lanes) - 1) atomicAdd(counter, (long long)sum);
 }
-
-// The ballot of `hit` among the GROUP lanes (a power of two) of the caller's
-// group of consecutive lanes, bit k for the group's k-th lane; all of them call it.
-template <int GROUP>
-__device__ __forceinline__ unsigned group_ballot(bool hit)
-{
-    const int first = (threadIdx.x & 31) & ~(GROUP - 1);
-    const unsigned lanes = GROUP == 32 ? FULL_WARP : ((1u << GROUP) - 1) << first;
-    return (__ballot_sync(lanes, hit) & lanes) >> first;
-}
-
-// The index of the lowest bit set (bits != 0).
-__device__ __forceinline__ int lowest_bit(unsigned bits) { return __ffs(bits) - 1; }
 
 // A decision's destination in a CUDA graph: the conditional node of `handle`.
 struct SetConditional {

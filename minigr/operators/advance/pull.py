@@ -1,12 +1,10 @@
 """Pull advance: every vertex that `wanted` names looks through its
-in-neighbours and stops at the first where cond holds; a group of threads per
-vertex (the power of two near half the mean degree) tries several at once."""
+in-neighbours and stops at the first where cond holds; a thread per vertex."""
 from ...transforms import Functor, transform
-from ..groups import group_size
 from .glue import HEADERS, captures, output_kind
 
-_VERTEX = """__device__ void operator()(long long i) const {
-    minigr::pull_vertex<%d, %s>(*this, i);
+_VERTEX = """__device__ void operator()(long long dst) const {
+    minigr::pull_vertex<%s>(*this, (int)dst);
 }"""
 
 
@@ -17,13 +15,10 @@ def advance_pull(graph, op, wanted, *, out=None, iteration=0, count=None):
     calls op.cond(src, dst, edge, rank, dst, iteration), then op.apply, on the
     first where cond holds; op.cond decides which sources are active (e.g. "at
     the current depth"). Appends each dst so reached to `out`'s next level.
-    A group of threads tries several in-edges of a vertex at once, so cond
-    should have no side effects (apply does the work). count: look at
-    vertices [0, count) only (a DeviceCount; default all), so that a decision
-    on the device can skip the operator (count 0)."""
+    count: look at vertices [0, count) only (a DeviceCount; default all), so
+    that a decision on the device can skip the operator (count 0)."""
     reverse = graph.reverse()
-    group = group_size(reverse)
-    vertex = Functor(_VERTEX % (group, output_kind(out, False)), filename="<advance pull>", headers=HEADERS,
+    vertex = Functor(_VERTEX % output_kind(out, False), filename="<advance pull>", headers=HEADERS,
                      wanted=wanted, in_offsets=reverse.row_offsets, in_sources=reverse.col_indices,
                      **captures(graph, op, out, iteration))
-    transform(graph.num_vertices * group if count is None else count.times(group), vertex)
+    transform(graph.num_vertices if count is None else count, vertex)

@@ -41,27 +41,20 @@ __device__ __forceinline__ void visit_edge(const Self& self, int src, long long 
 }
 
 // Pull: a wanted dst looks through its in-edges (in_offsets, in_sources) and
-// stops at the first whose cond holds. GROUP consecutive threads take item i's
-// vertex i / GROUP and try GROUP in-edges at once, so cond is tried on edges
-// after the winner too (the group's lanes are lockstep: all call the ballot).
-template <int GROUP, class Output, class Self>
-__device__ __forceinline__ void pull_vertex(const Self& self, long long i)
+// stops at the first whose cond holds.
+template <class Output, class Self>
+__device__ __forceinline__ void pull_vertex(const Self& self, int dst)
 {
-    const int dst = (int)(i / GROUP), member = (int)(i % GROUP);
     if (!self.wanted(dst)) return;
     const int iteration = value_of(self.iteration);
     const long long first = self.in_offsets[dst], last = self.in_offsets[dst + 1];
-    for (long long base = first; base < last; base += GROUP) {
-        const long long edge = base + member;
-        const int src = edge < last ? self.in_sources[edge] : 0;
-        const bool hit = edge < last && self.op.cond(src, dst, edge, edge - first, dst, iteration);
-        const unsigned hits = group_ballot<GROUP>(hit);
-        if (hits == 0) continue;
-        if (member == lowest_bit(hits)) {
+    for (long long edge = first; edge < last; ++edge) {
+        const int src = self.in_sources[edge];
+        if (self.op.cond(src, dst, edge, edge - first, dst, iteration)) {
             self.op.apply(src, dst, edge, edge - first, dst, iteration);
             Output::add(self, dst);
+            return;
         }
-        return;
     }
 }
 
