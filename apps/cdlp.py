@@ -16,7 +16,6 @@ from minigr import validate
 from minigr.bench import primitives as bench
 from minigr.catalog import AT_LEAST_1, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
-from minigr.graph import to_host
 from minigr.operators import advance
 from minigr.transforms import Functor, Partition, segreduce_transform, transform
 from minigr.transforms.errors import MinigrError

@@ -8,8 +8,6 @@ each iteration. Either loops on the device."""
 import math
 import numbers
 
-import math
-
 import numpy
 
 from minigr import validate

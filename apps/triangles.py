@@ -16,7 +16,7 @@ from minigr import validate
 from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
-from minigr.graph import Graph, to_host
+from minigr.graph import Graph
 from minigr.operators import advance
 from minigr.transforms import Functor, intersect_transform
 from minigr.transforms.errors import MinigrError
