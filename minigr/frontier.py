@@ -42,8 +42,9 @@ class Frontier:
         self.ids = self.xp.empty(self.capacity, dtype=numpy.int32)
         self.stamps = self.xp.full(max(self.num_vertices, 1), -1, dtype=numpy.int32)
         self.bounds = self.xp.zeros(FIELDS, dtype=numpy.int64)
-        self.view = Functor(_VIEW % {"edges": "true" if edges else "false"}, filename="<frontier>", headers=(HEADER,), ids=self.ids, bounds=self.bounds,
-                            stamps=self.stamps, capacity=numpy.int64(self.capacity))
+        self.view = Functor(_VIEW % {"edges": "true" if edges else "false"}, filename="<frontier>",
+                            headers=(HEADER,), ids=self.ids, bounds=self.bounds, stamps=self.stamps,
+                            capacity=numpy.int64(self.capacity))
         self.size = DeviceCount(self.bounds, min(self.capacity, max(self.num_vertices, 1)), SIZE)
 
     @classmethod

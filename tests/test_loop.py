@@ -183,7 +183,9 @@ def test_unrolled_loop_of_levels_counts_each_level(xp, where, unroll):
     hops = xp.full(graph.num_vertices, -1, numpy.int32)
     hops[0] = 0
     visit = Functor("""
-    bool cond(int s, int d, long long e, long long r, long long o, int it) const { return atomicCAS(&hops[d], -1, it + 1) == -1; }
+    bool cond(int s, int d, long long e, long long r, long long o, int it) const {
+        return atomicCAS(&hops[d], -1, it + 1) == -1;
+    }
     void apply(int s, int d, long long e, long long r, long long o, int it) const {}""", hops=hops)
     frontier = Frontier.from_ids(0, graph.num_vertices, device)
     loop = Loop("walk", device, lambda: advance(graph, frontier, visit, out=frontier, iteration=loop.iteration),

@@ -386,7 +386,10 @@ def test_nested_functor(xp, device):
     numpy.testing.assert_array_equal(to_host(y), numpy.arange(1000) * 3.0 + 0.5)
 
 
-SEGMENT_BOUNDS = "void operator()(long long s, long long& begin, long long& end) const { begin = starts[s]; end = starts[s] + lengths[s]; }"
+SEGMENT_BOUNDS = """void operator()(long long s, long long& begin, long long& end) const {
+    begin = starts[s];
+    end = starts[s] + lengths[s];
+}"""
 
 
 @pytest.mark.parametrize("kind", SEGMENT_KINDS + ["over_the_huge_list"])

@@ -121,13 +121,13 @@ def segment_transform(n, bounds, f, group=1, longest=None):
     huge = huge_list(device)
     params = [param, ("long long*", "huge_counters"), ("long long*", "huge_segments")]
     make_list = "minigr::HugeList huge{huge_counters, huge_segments}; "
-    calls = {"gpu": make_list + f"minigr::segments<{BLOCK}, {group}, {str(list_huge).lower()}>(n, huge, f0, f1)",
-             "cpu": "minigr::segments(n, f0, f1)"}
+    walk = f"minigr::segments<{BLOCK}, {group}, {str(list_huge).lower()}>(n, huge, f0, f1)"
+    calls = {"gpu": make_list + walk, "cpu": "minigr::segments(n, f0, f1)"}
     launch(device, params, [arg, *huge], [bounds, f], calls, _grid(device, bound * group), BLOCK)
     if list_huge:
-        launch(device, params[1:], huge, [f], {"gpu": make_list + f"minigr::huge_segments<{BLOCK}>(huge, f0)",
-                                               "cpu": None}, 2 * multiprocessors(current_gpu()) if device == "gpu" else 1,
-               BLOCK)
+        grid = 2 * multiprocessors(current_gpu()) if device == "gpu" else 1
+        launch(device, params[1:], huge, [f],
+               {"gpu": make_list + f"minigr::huge_segments<{BLOCK}>(huge, f0)", "cpu": None}, grid, BLOCK)
 
 
 _huge_lists = {}

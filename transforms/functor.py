@@ -90,8 +90,9 @@ class Functor:
             raise MinigrError(f"functor {filename}: captures mix NumPy and CuPy arrays; "
                               "keep them all on one device")
         self.device = devices.pop() if devices else None
-        self.signature = (source, filename, self.headers, tuple((name, kind.signature if isinstance(kind, Functor) else kind)
-                                                  for name, kind in self.members))
+        self.signature = (source, filename, self.headers,
+                          tuple((name, kind.signature if isinstance(kind, Functor) else kind)
+                                for name, kind in self.members))
 
     @classmethod
     def from_file(cls, path, **captures):

@@ -151,8 +151,10 @@ class _CudaGraphLoop:
         self.exec = None
         try:
             flags = int(rt.cudaGraphConditionalHandleFlags.cudaGraphCondAssignDefault)
-            handle = _check(rt.cudaGraphConditionalHandleCreate(self.graph, 1, flags), "cudaGraphConditionalHandleCreate")
-            _, (body,) = _add_conditional(rt, self.graph, [], handle, rt.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile, 1)
+            handle = _check(rt.cudaGraphConditionalHandleCreate(self.graph, 1, flags),
+                            "cudaGraphConditionalHandleCreate")
+            _, (body,) = _add_conditional(rt, self.graph, [], handle,
+                                          rt.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile, 1)
             stack = _CaptureStack(rt, self.graph, loop.device)
             loop._capture = stack
             try:

@@ -14,14 +14,16 @@ PRIMITIVE_COLUMNS = [Column("primitive", "primitive", "{}", True), Column("syste
                      Column("ms", "ms", "{:.3f}"), Column("MTEPS", "MTEPS", "{:.0f}"),
                      Column("iters", "iterations", "{}"), Column("us/iter", "us_per_iteration", "{:.1f}"),
                      Column("colors", "colors", "{}"), Column("first call ms", "first_call_ms", "{:.1f}"),
-                     Column("loop build ms", "loop_build_ms", "{:.1f}"), Column("peak level MTEPS", "peak_MTEPS", "{:.0f}"),
+                     Column("loop build ms", "loop_build_ms", "{:.1f}"),
+                     Column("peak level MTEPS", "peak_MTEPS", "{:.0f}"),
                      Column("minigr speedup", "minigr_speedup", "{:.1f}x"), Column("check", "check", "{}", True)]
 OPERATOR_COLUMNS = [Column("operator", "operator", "{}", True), Column("system", "system", "{}", True),
                     Column("ms", "ms", "{:.3f}"), Column("MTEPS", "MTEPS", "{:.0f}"),
                     Column("MB moved", "MB", "{:.0f}"), Column("GB/s", "GBps", "{:.0f}"),
                     Column("of copy", "fraction_of_copy", "{:.0%}"),
                     Column("levels", "iterations", "{}"), Column("us/level", "us_per_iteration", "{:.1f}"),
-                    Column("loop build ms", "loop_build_ms", "{:.1f}"), Column("peak level MTEPS", "peak_MTEPS", "{:.0f}"),
+                    Column("loop build ms", "loop_build_ms", "{:.1f}"),
+                    Column("peak level MTEPS", "peak_MTEPS", "{:.0f}"),
                     Column("minigr speedup", "minigr_speedup", "{:.1f}x"), Column("check", "check", "{}", True)]
 LEVEL_COLUMNS = [Column("level", "level", "{}"), Column("frontier", "frontier", "{}"), Column("edges", "edges", "{}"),
                  Column("ms", "ms", "{:.4f}"), Column("MTEPS", "MTEPS", "{:.0f}")]

@@ -19,14 +19,18 @@ HEADERS = (FRONTIER_HEADER, Path(__file__).parent / "kernels" / "neighbor_reduce
 GROUP_MAX_DEGREE = 64
 
 _GROUP = "void operator()(long long i) const { minigr::reduce_group<%d, %s>(*this, i); }"
-_VALUE = "%s operator()(long long edge, long long seg, long long rank) const { return minigr::edge_value<%s>(*this, edge, seg); }"
+_VALUE = """%s operator()(long long edge, long long seg, long long rank) const {
+    return minigr::edge_value<%s>(*this, edge, seg);
+}"""
 _IDENTITY = "void operator()(long long i) const { out[frontier.vertex(i)] = identity; }"
 _BOUNDS = """void operator()(long long s, long long& begin, long long& end) const {
     const int v = frontier.vertex(s);
     begin = row_offsets[v];
     end = row_offsets[v + 1];
 }"""
-_COMBINE = "void operator()(long long edge, long long seg, long long rank) const { minigr::combine_edge<%s>(*this, edge, seg); }"
+_COMBINE = """void operator()(long long edge, long long seg, long long rank) const {
+    minigr::combine_edge<%s>(*this, edge, seg);
+}"""
 
 
 def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", reduce="sum", identity=None,
