@@ -102,12 +102,19 @@ def lower_triangle_products(inputs):
     return None
 
 
-def networkx_triangles(graph):
-    """networkx.triangles of the graph as a simple undirected networkx.Graph, as an int64 array."""
+def simple_networkx(graph):
+    """The graph as a simple undirected networkx.Graph (duplicates and directions merged)."""
     import networkx
     simple = networkx.Graph()
     simple.add_nodes_from(range(graph.num_vertices))
     simple.add_edges_from(zip(to_host(graph.edge_sources()).tolist(), to_host(graph.col_indices).tolist()))
+    return simple
+
+
+def networkx_triangles(graph):
+    """networkx.triangles of the graph as a simple undirected networkx.Graph, as an int64 array."""
+    import networkx
+    simple = simple_networkx(graph)
     with Timer("cpu") as timer:
         found = networkx.triangles(simple)
     return numpy.array([found[v] for v in range(graph.num_vertices)], dtype=numpy.int64), timer.ms

@@ -14,9 +14,8 @@ from minigr import validate
 from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Result, Timer, problem
-from minigr.graph import to_host
 
-from ._sparse_products import cupy_system, degree_ordered_upper, scipy_system, spgemm_triangles
+from ._sparse_products import cupy_system, degree_ordered_upper, scipy_system, simple_networkx, spgemm_triangles
 from .triangles import Triangles
 
 
@@ -66,9 +65,7 @@ def spgemm_lcc(setup, xp):
 def networkx_lcc(graph):
     """networkx.clustering of the simple undirected graph, timed on the CPU (undirected graphs)."""
     import networkx
-    simple = networkx.Graph()
-    simple.add_nodes_from(range(graph.num_vertices))
-    simple.add_edges_from(zip(to_host(graph.edge_sources()).tolist(), to_host(graph.col_indices).tolist()))
+    simple = simple_networkx(graph)
     with Timer("cpu") as timer:
         found = networkx.clustering(simple)
     return numpy.array([found[v] for v in range(graph.num_vertices)]), timer.ms, None
