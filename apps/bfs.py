@@ -11,9 +11,11 @@ from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, problem
+from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
-from minigr.operators import advance, advance_pull
-from minigr.transforms import DeviceCount, Functor
+from minigr.operators import advance, advance_pull, neighbor_reduce
+from minigr.partition import Border
+from minigr.transforms import DeviceCount, Functor, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
 VISIT = """
@@ -42,17 +44,28 @@ void apply(int src, int dst, long long edge, long long rank, long long out_idx, 
     parent[dst] = src;
 }"""
 UNVISITED = "bool operator()(int v) const { return depth[v] < 0; }"
-# After each level: stop when the next is empty, else choose its direction.
-# direction = [pulling, edges of unvisited vertices, vertices to push, to pull]:
-# the operator not chosen gets a count of 0 and launches empty.
-NEXT_LEVEL = """bool operator()() const {
-    const long long size = frontier.next_level(), edges = frontier.level_edges();
+# After each level: choose the next one's direction from its size and edges
+# over the whole graph. direction = [pulling, edges of unvisited vertices,
+# vertices to push, to pull]: the operator not chosen gets a count of 0 and
+# launches empty. n: vertices of the whole graph; local: this graph's vertices,
+# of which `size` are in the next level here (a partitioned graph's part).
+CHOOSE = """void choose(long long size, long long edges, long long local_size) const {
     direction[1] -= edges;
     if (direction[0]) direction[0] = size * beta >= n;
     else direction[0] = size * 4 * alpha >= n && edges * alpha > direction[1];
-    direction[2] = direction[0] ? 0 : size;
-    direction[3] = direction[0] ? n : 0;
+    direction[2] = direction[0] ? 0 : local_size;
+    direction[3] = direction[0] ? local : 0;
+}"""
+# Stop when the next level is empty, else choose its direction.
+NEXT_LEVEL = CHOOSE + """bool operator()() const {
+    const long long size = frontier.next_level();
+    choose(size, frontier.level_edges(), size);
     return size > 0;
+}"""
+# The same on a part, from totals = the next level's size and edges on all parts.
+NEXT_LEVEL_OF_PARTS = CHOOSE + """bool operator()() const {
+    choose(totals[0], totals[1], frontier.next_level());
+    return totals[0] > 0;
 }"""
 ALPHA, BETA = 14, 24
 UNROLL = 4  # levels per iteration of the device loop: an empty level does nothing
@@ -72,31 +85,50 @@ def bfs(graph, source, *, idempotent=False, loop="device"):
     return Result({"depth": run.depth.copy(), "parent": run.parent.copy()}, levels, timer.ms, edges)
 
 
+def bfs_part(part, source, *, idempotent=False, loop="device"):
+    """bfs on one part of a partitioned graph (minigr.partition), called by
+    every rank: depth and parent (global ids) of the part's own vertices."""
+    source = check_source(part, source)
+    run = problem(part.graph, ("bfs part", idempotent), lambda: PartitionedBFS(part, idempotent))
+    with Timer(part.graph.device) as timer:
+        run.reset(source)
+        levels, _ = run.run_loop(loop, max(part.num_vertices, 1))
+        parent = run.parents(source)
+    run.frontier.check_waiting()
+    owned = part.owned
+    edges = int(part.graph.out_degrees()[:owned][run.depth[:owned] >= 0].sum())
+    return Result({"depth": run.depth[:owned].copy(), "parent": parent[:owned]}, levels, timer.ms, edges)
+
+
 class BFS(Problem):
     name = "bfs"
 
-    def __init__(self, graph, idempotent):
+    def __init__(self, graph, idempotent, vertices=None):
+        """vertices: of the whole graph, where `graph` is a part of it."""
         xp, n = graph.xp, graph.num_vertices
-        self.graph = graph
+        self.graph, self.idempotent = graph, idempotent
         self.depth = xp.empty(n, dtype=numpy.int32)
         self.parent = xp.empty(n, dtype=numpy.int32)
         self.direction = xp.zeros(4, dtype=numpy.int64)
         self.frontier = Frontier(n, graph.device, capacity=n, edges=True)
         arrays = dict(depth=self.depth, parent=self.parent)
-        push = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", **arrays)
-        pull = Functor(PULL, filename="<bfs pull>", **arrays)
-        unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
-        to_push, to_pull = (DeviceCount(self.direction, n, index) for index in (2, 3))
+        self.push = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", **arrays)
+        self.pull = Functor(PULL, filename="<bfs pull>", **arrays)
+        self.unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
+        self.to_push, self.to_pull = (DeviceCount(self.direction, n, index) for index in (2, 3))
+        self.settings = dict(frontier=self.frontier.view, direction=self.direction, local=numpy.int64(n),
+                             n=numpy.int64(n if vertices is None else vertices), alpha=numpy.int64(ALPHA),
+                             beta=numpy.int64(BETA))
+        self.start_loop(graph.device, self.level, self.next_level(), unroll=UNROLL)
 
-        def level():
-            it = self.loop.iteration
-            advance(graph, self.frontier, push, out=self.frontier, iteration=it, unique=idempotent, count=to_push)
-            advance_pull(graph, pull, unvisited, out=self.frontier, iteration=it, count=to_pull)
+    def level(self):
+        it = self.loop.iteration
+        advance(self.graph, self.frontier, self.push, out=self.frontier, iteration=it, unique=self.idempotent,
+                count=self.to_push)
+        advance_pull(self.graph, self.pull, self.unvisited, out=self.frontier, iteration=it, count=self.to_pull)
 
-        self.start_loop(graph.device, level,
-                        Functor(NEXT_LEVEL, filename="<bfs next level>", frontier=self.frontier.view,
-                                direction=self.direction, n=numpy.int64(n), alpha=numpy.int64(ALPHA),
-                                beta=numpy.int64(BETA)), unroll=UNROLL)
+    def next_level(self):
+        return Functor(NEXT_LEVEL, filename="<bfs next level>", **self.settings)
 
     def reset(self, source):
         self.depth.fill(-1)
@@ -106,6 +138,69 @@ class BFS(Problem):
         self.direction[1] = self.graph.num_edges - (self.graph.row_offsets[source + 1] - self.graph.row_offsets[source])
         self.direction[2] = 1
         self.frontier.reset(source)
+
+
+# A part's vertex that a peer reached: it joins the next level here.
+REACHED = """void operator()(int v, int got) const {
+    if (got >= 0 && depth[v] < 0) {
+        depth[v] = got;
+        frontier.append_unique(v, row_offsets[v + 1] - row_offsets[v]);
+    }
+}"""
+# The parent of v: its smallest-id in-neighbour one level up (global ids).
+PARENT_ONE_UP = """int operator()(int v, int u, long long edge) const {
+    return depth[v] > 0 && depth[u] == depth[v] - 1 ? global_ids[u] : 2147483647;
+}"""
+COUNT_NEXT = "void operator()(long long) const { totals[0] = frontier.appended(); totals[1] = frontier.appended_edges(); }"
+
+
+class PartitionedBFS(BFS):
+    """BFS on a part: after each level, vertices reached through proxies go to
+    their owners, every part learns its proxies' depths (what pulling reads),
+    and the next level's size and edges are summed over the parts."""
+
+    def __init__(self, part, idempotent):
+        self.part = part
+        self.totals = part.graph.xp.zeros(2, dtype=numpy.int64)
+        super().__init__(part.graph, idempotent, part.num_vertices)
+        self.reached = Border(part, self.depth, Functor(REACHED, filename="<bfs reached>", headers=(FRONTIER_HEADER,),
+                                                        depth=self.depth, frontier=self.frontier.view,
+                                                        row_offsets=part.graph.row_offsets))
+        self.count = Functor(COUNT_NEXT, filename="<bfs count next>", totals=self.totals, frontier=self.frontier.view)
+        self.up = Functor(PARENT_ONE_UP, filename="<bfs parent>", depth=self.depth, global_ids=part.global_ids)
+
+    def level(self):
+        super().level()
+        self.reached.to_owners()
+        self.reached.to_proxies()
+        transform(1, self.count)
+        self.part.comm.allreduce(self.totals)
+
+    def next_level(self):
+        return Functor(NEXT_LEVEL_OF_PARTS, filename="<bfs next level>", totals=self.totals, **self.settings)
+
+    def reset(self, source):
+        local = self.part.local_id(source)
+        self.depth.fill(-1)
+        self.direction.fill(0)
+        if local is None:
+            self.frontier.reset()
+        else:
+            self.depth[local] = 0
+            self.direction[1] = self.graph.row_offsets[local + 1] - self.graph.row_offsets[local]
+            self.direction[2] = 1
+            self.frontier.reset(local)
+        unvisited = self.direction[1:2]  # the edges of every vertex but the source, whose owner knows its degree
+        self.part.comm.allreduce(unvisited)
+        self.graph.xp.subtract(self.part.num_edges, unvisited, out=unvisited)
+
+    def parents(self, source):
+        """Every vertex's parent (global ids), from the depths: waits for them."""
+        parent = neighbor_reduce(self.graph, self.up, direction="in", reduce="min", dtype=numpy.int32)
+        parent[parent == numpy.iinfo(numpy.int32).max] = -1
+        if self.part.local_id(source) is not None:
+            parent[self.part.local_id(source)] = source
+        return parent
 
 
 ALTERNATIVES = (
@@ -118,6 +213,6 @@ APP = App(
     "bfs", bfs, "breadth-first search: hop depth and parent of every vertex", ("depth", "parent"),
     lambda graph, source, values, options: validate.check_bfs(graph, source, values["depth"], values["parent"]),
     options=(Option("idempotent", bool, False, "let a vertex enter the frontier more than once (fewer atomics)"),),
-    variants=({"idempotent": False}, {"idempotent": True}),
+    variants=({"idempotent": False}, {"idempotent": True}), partitioned=bfs_part,
     bench=(BenchCase("bfs", "depth", ALTERNATIVES, "SciPy csgraph (CPU)", bench.same,
                      traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=False)),))

@@ -88,7 +88,10 @@ class App:
     columns: the result arrays --output writes, in order. check(graph, source,
     values, options) -> "ok" or "FAILED: ...", an independent CPU reference.
     needs: "weights" or "undirected", what the graph must have. variants:
-    option sets doctor runs once each on its sample graphs. bench: BenchCases."""
+    option sets doctor runs once each on its sample graphs. bench: BenchCases.
+    partitioned(part, [source,] **options) -> Result: run on one part of a
+    graph split over ranks (minigr.partition), called by every rank at once,
+    giving the part's own vertices' values; None where it has no such form."""
     name: str
     run: callable
     help: str
@@ -98,6 +101,7 @@ class App:
     needs: str = ""
     variants: tuple = ({},)
     bench: tuple = ()
+    partitioned: callable = None
 
     @property
     def sourced(self):

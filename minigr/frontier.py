@@ -21,7 +21,9 @@ __device__ void append_unique(int v, long long edges) const { minigr::append_uni
 __device__ long long next_level() const { return minigr::next_level(*this); }
 __device__ void drop_level() const { minigr::drop_level(*this); }
 __device__ long long size() const { return bounds[minigr::level::SIZE]; }
-__device__ long long level_edges() const { return bounds[minigr::level::EDGES]; }"""
+__device__ long long level_edges() const { return bounds[minigr::level::EDGES]; }
+__device__ long long appended() const { return bounds[minigr::level::TAIL] - bounds[minigr::level::END]; }
+__device__ long long appended_edges() const { return bounds[minigr::level::NEXT_EDGES]; }"""
 _NEXT_LEVEL = "void operator()(long long) const { frontier.next_level(); }"
 _NOT_EMPTY = "bool operator()() const { return frontier.next_level() > 0; }"
 _SEED = "void operator()(long long i) const { frontier.append_unique(ids[i], 0); }"

@@ -1,0 +1,137 @@
+"""Communicators: how the parts of a partitioned graph (minigr.partition) talk,
+one part per rank. Each offers the same three calls on arrays of its device,
+made by every rank in the same order:
+
+- allreduce(array, op): array becomes the elementwise "sum" or "max" over the ranks;
+- exchange(sends, receives): sends[q] goes to rank q, receives[q] is filled
+  from rank q (both lists have an entry per rank; one's own is skipped);
+- barrier().
+
+NcclCommunicator (one process per GPU) queues them on the current CUDA stream,
+so they can sit inside a loop captured on the device. ThreadGroup gives the
+CPU backend's stand-in: ranks as threads of one process, done at once."""
+import threading
+
+import numpy
+
+from .transforms.errors import MinigrError
+
+OPS = ("sum", "max")
+
+
+class ThreadGroup:
+    """`size` ranks that are threads of this process (CPU arrays): rank r uses
+    communicator(r). A rank that fails breaks the group, so the others stop
+    with an error instead of waiting for it."""
+
+    def __init__(self, size):
+        self.size = size
+        self.slots = [None] * size
+        self._barrier = threading.Barrier(size)
+
+    def communicator(self, rank):
+        return ThreadCommunicator(self, rank)
+
+    def abort(self):
+        self._barrier.abort()
+
+    def wait(self):
+        try:
+            self._barrier.wait()
+        except threading.BrokenBarrierError:
+            raise MinigrError("another rank of this partitioned run failed") from None
+
+
+class ThreadCommunicator:
+    """One rank of a ThreadGroup."""
+
+    device = "cpu"
+
+    def __init__(self, group, rank):
+        self.group, self.rank, self.size = group, rank, group.size
+
+    def _share(self, value):
+        """Every rank's `value`, by rank, once all have given theirs."""
+        group = self.group
+        group.slots[self.rank] = value
+        group.wait()
+        shared = list(group.slots)
+        group.wait()  # nobody overwrites a slot before everyone has read it
+        return shared
+
+    def allreduce(self, array, op="sum"):
+        _check_op(op)
+        combine = numpy.add if op == "sum" else numpy.maximum
+        values = self._share(array.copy())
+        total = values[0]
+        for value in values[1:]:
+            total = combine(total, value)
+        array[...] = total
+
+    def exchange(self, sends, receives):
+        shared = self._share(sends)
+        for q, receive in enumerate(receives):
+            if q != self.rank:
+                receive[...] = shared[q][self.rank]
+
+    def barrier(self):
+        self._share(None)
+
+
+class NcclCommunicator:
+    """One rank of an NCCL communicator on the current GPU (cupy.cuda.nccl),
+    made from the unique id rank 0 got from new_nccl_id(). Calls are queued on
+    the current stream; NVLink multicast stays off (NCCL_NVLS_ENABLE=0)."""
+
+    device = "gpu"
+
+    def __init__(self, unique_id, size, rank):
+        from cupy.cuda import nccl
+        self.nccl, self.rank, self.size = nccl, rank, size
+        self.comm = nccl.NcclCommunicator(size, unique_id, rank)
+
+    def _stream(self):
+        import cupy
+        return cupy.cuda.get_current_stream().ptr
+
+    def _type(self, array):
+        types = {numpy.dtype(numpy.float64): self.nccl.NCCL_FLOAT64, numpy.dtype(numpy.float32): self.nccl.NCCL_FLOAT32,
+                 numpy.dtype(numpy.int64): self.nccl.NCCL_INT64, numpy.dtype(numpy.int32): self.nccl.NCCL_INT32,
+                 numpy.dtype(numpy.uint8): self.nccl.NCCL_UINT8}
+        if array.dtype not in types or not array.flags.c_contiguous:
+            raise MinigrError(f"NCCL takes contiguous arrays of {', '.join(map(str, types))}, got {array.dtype}")
+        return types[array.dtype]
+
+    def allreduce(self, array, op="sum"):
+        _check_op(op)
+        reduction = self.nccl.NCCL_SUM if op == "sum" else self.nccl.NCCL_MAX
+        self.comm.allReduce(array.data.ptr, array.data.ptr, array.size, self._type(array), reduction, self._stream())
+
+    def exchange(self, sends, receives):
+        stream = self._stream()
+        self.nccl.groupStart()
+        try:
+            for q in range(self.size):
+                if q != self.rank and sends[q].size:
+                    self.comm.send(sends[q].data.ptr, sends[q].size, self._type(sends[q]), q, stream)
+                if q != self.rank and receives[q].size:
+                    self.comm.recv(receives[q].data.ptr, receives[q].size, self._type(receives[q]), q, stream)
+        finally:
+            self.nccl.groupEnd()
+
+    def barrier(self):
+        import cupy
+        one = cupy.zeros(1, numpy.int32)
+        self.allreduce(one)
+        cupy.cuda.get_current_stream().synchronize()
+
+
+def new_nccl_id():
+    """A fresh NCCL unique id (bytes-like, made by rank 0 and given to every rank)."""
+    from cupy.cuda import nccl
+    return nccl.get_unique_id()
+
+
+def _check_op(op):
+    if op not in OPS:
+        raise MinigrError(f"op must be one of {OPS}, got {op!r}")

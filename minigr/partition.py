@@ -1,0 +1,156 @@
+"""A graph split over ranks (GPUs, or threads on the CPU backend) by vertex:
+rank r owns the contiguous range bounds[r]..bounds[r+1] (balanced by edges)
+and holds its own vertices' rows. Each part numbers its vertices locally:
+its own first (global id - bounds[r]), then proxies, the other ranks'
+vertices that its edges reach, sorted by global id, so the proxies of each
+owner are one contiguous range. An owner's mirrors are its vertices that a
+peer holds as proxies, in the peer's proxy order: the border. Primitives run
+the same operators on every part and exchange border values (Border)."""
+import numpy
+
+from .arrays import to_host
+from .graph import Graph
+from .transforms import Functor, transform
+from .transforms.backend import array_module
+from .transforms.errors import MinigrError
+
+_PACK = "void operator()(long long i) const { packed[i] = values[mirrors[i]]; }"
+_UNPACK = "void operator()(long long i) const { combine(mirrors[i], packed[i]); }"
+
+
+def vertex_bounds(degrees, parts):
+    """parts + 1 bounds of contiguous vertex ranges holding about equal
+    edges + vertices (degrees: every vertex's stored edges, on the host)."""
+    if not 1 <= parts:
+        raise MinigrError(f"the number of parts must be at least 1, got {parts}")
+    weight = numpy.cumsum(numpy.asarray(degrees, dtype=numpy.int64) + 1)
+    total = int(weight[-1]) if len(weight) else 0
+    cuts = numpy.searchsorted(weight, [total * k // parts for k in range(1, parts)], side="right")
+    return numpy.concatenate([[0], cuts, [len(weight)]]).astype(numpy.int64)
+
+
+class Part:
+    """This rank's part: `graph` (its own vertices' rows, then proxies with no
+    rows; its reverse holds its own vertices' in-edges), `global_ids` (of
+    every local vertex), the proxy and mirror ranges per rank, and `comm`.
+    num_vertices and num_edges are the whole graph's."""
+
+    def __init__(self, comm, bounds, graph, global_ids, mirrors, mirror_offsets, num_edges):
+        self.comm, self.rank, self.bounds = comm, comm.rank, bounds
+        self.graph, self.global_ids, self.mirrors, self.mirror_offsets = graph, global_ids, mirrors, mirror_offsets
+        self.first, self.owned = int(bounds[comm.rank]), int(bounds[comm.rank + 1] - bounds[comm.rank])
+        self.num_vertices, self.num_edges = int(bounds[-1]), num_edges
+        proxies = to_host(global_ids[self.owned:])
+        self.proxy_offsets = self.owned + numpy.searchsorted(proxies, bounds)
+
+    @classmethod
+    def build(cls, comm, bounds, out_edges, in_edges=None, *, device, clean=False):
+        """This rank's part from global (src, dst, weights) arrays on `device`:
+        out_edges holds the edges from its own vertices (as the graph stores
+        them), in_edges those into them (directed graphs; None: undirected,
+        the out-edges are the in-edges). clean: drop self-loops and
+        duplicates (edges straight from a generator)."""
+        xp = array_module(device)
+        first, last = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
+        owned = last - first
+        ends = [out_edges[1]] + ([in_edges[0]] if in_edges is not None else [])
+        proxies = xp.unique(xp.concatenate([ids[(ids < first) | (ids >= last)] for ids in ends]))
+
+        def local(ids):
+            return xp.where((ids >= first) & (ids < last), ids - first, owned + xp.searchsorted(proxies, ids))
+
+        total = owned + len(proxies)
+        src, dst, weights = out_edges
+        graph = Graph._build(src - first, local(dst), weights, total, remove_self_loops=clean,
+                             remove_duplicates=clean, device=device)
+        if in_edges is None:
+            graph = Graph(graph.row_offsets, graph.col_indices, graph.weights, directed=False, device=device)
+        else:
+            src, dst, weights = in_edges
+            reverse = Graph._build(dst - first, local(src), weights, total, device=device)
+            graph._reverse, reverse._reverse = reverse, graph
+        global_ids = xp.concatenate([xp.arange(first, last), proxies]).astype(numpy.int32)
+        mirrors, mirror_offsets = _mirrors(comm, bounds, to_host(proxies), xp)
+        num_edges = xp.asarray([graph.num_edges], dtype=numpy.int64)
+        comm.allreduce(num_edges)
+        return cls(comm, bounds, graph, global_ids, mirrors, mirror_offsets, int(num_edges[0]))
+
+    @classmethod
+    def from_graph(cls, comm, graph, bounds=None):
+        """This rank's part of a whole Graph (on any device), on the graph's
+        device; bounds default to vertex_bounds of its out-degrees."""
+        if bounds is None:
+            bounds = vertex_bounds(to_host(graph.out_degrees()), comm.size)
+        first, last = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
+
+        def rows(g):
+            begin, end = int(g.row_offsets[first]), int(g.row_offsets[last])
+            src = g.edge_sources()[begin:end]
+            return src, g.col_indices[begin:end].astype(numpy.int64), None if g.weights is None else g.weights[begin:end]
+
+        in_edges = None
+        if graph.directed:
+            dst, src, weights = rows(graph.reverse())
+            in_edges = (src, dst, weights)
+        return cls.build(comm, bounds, rows(graph), in_edges, device=graph.device)
+
+    def local_id(self, vertex):
+        """The local id of a global vertex this rank owns, else None."""
+        return vertex - self.first if self.first <= vertex < self.first + self.owned else None
+
+    def __repr__(self):
+        return (f"Part(rank={self.rank} of {self.comm.size}, vertices {self.first}..{self.first + self.owned - 1}, "
+                f"{self.graph.num_vertices - self.owned} proxies, {len(self.mirrors)} mirrors, "
+                f"{self.graph.num_edges} edges)")
+
+
+def _mirrors(comm, bounds, proxies, xp):
+    """(mirrors, offsets): every peer's proxies of this rank's vertices, as
+    local ids, by peer (offsets on the host): each rank tells each owner."""
+    first = int(bounds[comm.rank])
+    owners = numpy.searchsorted(proxies, bounds)
+    sends = [xp.asarray(proxies[owners[q]:owners[q + 1]] - bounds[q], dtype=numpy.int32) for q in range(comm.size)]
+    counts = [xp.asarray([len(s)], dtype=numpy.int64) for s in sends]
+    received = [xp.zeros(1, dtype=numpy.int64) for _ in range(comm.size)]
+    comm.exchange(counts, received)
+    sizes = [0 if q == comm.rank else int(received[q][0]) for q in range(comm.size)]
+    receives = [xp.empty(size, dtype=numpy.int32) for size in sizes]
+    comm.exchange(sends, receives)
+    offsets = numpy.concatenate([[0], numpy.cumsum(sizes)]).astype(numpy.int64)
+    mirrors = xp.concatenate([xp.zeros(0, numpy.int32)] + receives)
+    if len(mirrors) and int(mirrors.max()) >= int(bounds[comm.rank + 1]) - first:
+        raise MinigrError("internal error: a peer's proxy is not one of this rank's vertices")
+    return mirrors, offsets
+
+
+class Border:
+    """The border values of one per-local-vertex array (`values`) of a part,
+    exchanged with buffers made once (so a loop on the device can hold it):
+    to_proxies() copies owners' values to their proxies on the other ranks;
+    to_owners() sends proxies' values to their owners, where combine (a
+    Functor with `void operator()(int v, T value) const`, T the values' type)
+    takes each one in, v the owner's local id."""
+
+    def __init__(self, part, values, combine=None):
+        xp = part.graph.xp
+        self.part, self.values = part, values
+        self.packed = xp.empty(len(part.mirrors), dtype=values.dtype)
+        captures = dict(packed=self.packed, mirrors=part.mirrors)
+        self._pack = Functor(_PACK, filename="<border pack>", values=values, **captures)
+        self._unpack = None if combine is None else Functor(_UNPACK, filename="<border unpack>", combine=combine,
+                                                             **captures)
+        size = part.comm.size
+        self._proxies = [values[part.proxy_offsets[q]:part.proxy_offsets[q + 1]] for q in range(size)]
+        self._mirrors = [self.packed[part.mirror_offsets[q]:part.mirror_offsets[q + 1]] for q in range(size)]
+
+    def to_proxies(self):
+        transform(len(self.packed), self._pack)
+        self.part.comm.exchange(self._mirrors, self._proxies)
+
+    def to_owners(self):
+        self.part.comm.exchange(self._proxies, self._mirrors)
+        transform(len(self.packed), self._unpack)
+
+    def volume(self):
+        """Bytes this rank sends in one exchange, either way summed over peers: (to proxies, to owners)."""
+        return self.packed.nbytes, sum(p.nbytes for p in self._proxies)
