@@ -14,6 +14,7 @@ from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
+from minigr.partition import Border
 from minigr.transforms import Functor, Partition, segreduce_transform
 from minigr.transforms.errors import MinigrError
 
@@ -43,34 +44,65 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
     (default uniform), and where dangling vertices' rank goes (default the
     teleport distribution). Raises when max_iter iterations do not converge.
     loop: "device" or "host" (who decides each iteration)."""
+    _check_settings(damping, tol, max_iter)
+    if weighted:
+        check_weights(graph, "weighted PageRank")
+    vectors = {name: distribution(graph, name, value) for name, value in
+               (("personalization", personalization), ("nstart", nstart), ("dangling", dangling))}
+    if graph.num_vertices == 0:
+        return Result({"rank": graph.xp.zeros(0)}, 0, 0.0, 0)
+    run = problem(graph, ("pagerank", bool(weighted)), lambda: PageRank(graph, weighted))
+    return _iterate(run, graph, vectors, damping, tol, max_iter, loop)
+
+
+def pagerank_part(part, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personalization=None, nstart=None,
+                  dangling=None, loop="device"):
+    """pagerank on one part of a partitioned graph (minigr.partition), called
+    by every rank (the per-vertex arrays are the whole graph's): the rank of
+    the part's own vertices."""
+    _check_settings(damping, tol, max_iter)
+    if weighted:
+        check_weights(part.graph, "weighted PageRank")
+    xp, first, owned, total = part.xp, part.first, part.owned, part.graph.num_vertices
+    vectors = {}
+    for name, value in (("personalization", personalization), ("nstart", nstart), ("dangling", dangling)):
+        value = distribution(part, name, value)
+        vectors[name] = None if value is None else xp.concatenate([value[first:first + owned], xp.zeros(total - owned)])
+    if part.num_vertices == 0:
+        return Result({"rank": xp.zeros(0)}, 0, 0.0, 0)
+    run = problem(part.graph, ("pagerank part", bool(weighted)), lambda: PartitionedPageRank(part, weighted))
+    return _iterate(run, part, vectors, damping, tol, max_iter, loop)
+
+
+def _check_settings(damping, tol, max_iter):
     if not 0 < damping < 1:
         raise MinigrError(f"damping must lie strictly between 0 and 1, got {damping}")
     if not tol > 0 or max_iter < 1:
         raise MinigrError(f"tol must be positive and max_iter at least 1, got tol={tol}, max_iter={max_iter}")
-    if weighted:
-        check_weights(graph, "weighted PageRank")
-    xp, n = graph.xp, graph.num_vertices
-    vectors = {name: distribution(graph, name, value) for name, value in
-               (("personalization", personalization), ("nstart", nstart), ("dangling", dangling))}
-    if n == 0:
-        return Result({"rank": xp.zeros(0)}, 0, 0.0, 0)
-    run = problem(graph, ("pagerank", bool(weighted)), lambda: PageRank(graph, weighted))
-    with Timer(graph.device) as timer:
-        run.reset(damping, n * tol, vectors)
+
+
+def _iterate(run, graph, vectors, damping, tol, max_iter, loop):
+    """Runs a PageRank Problem to convergence: the Result of its graph's own
+    vertices (graph: the Graph, or the Part that run is on)."""
+    n = graph.num_vertices
+    with Timer(run.graph.device) as timer:
+        run.reset(damping, n * tol, vectors, 1.0 / n)
         iterations, exhausted = run.run_loop(loop, max_iter)
     if exhausted:
         change = float(run.sums[0])
         raise MinigrError(f"PageRank did not converge in {max_iter} iterations (L1 change {change:.3g}, "
                           f"needed < {n * tol:.3g}); raise max_iter or tol")
-    return Result({"rank": run.rank.copy()}, iterations, timer.ms, graph.num_edges * iterations)
+    return Result({"rank": run.rank[:run.owned].copy()}, iterations, timer.ms,
+                  int(run.graph.row_offsets[run.owned]) * iterations)
 
 
 class PageRank(Problem):
     name = "pagerank"
 
-    def __init__(self, graph, weighted):
+    def __init__(self, graph, weighted, owned=None):
+        """owned: the vertices whose rank it computes, 0..owned-1 (default all)."""
         xp, n = graph.xp, graph.num_vertices
-        self.graph, self.n = graph, n
+        self.graph, self.owned = graph, n if owned is None else owned
         self.rank, self.share, self.pulled = (xp.empty(n) for _ in range(3))
         self.teleport, self.dangling_weight = xp.empty(n), xp.empty(n)
         self.sums = xp.zeros(2)
@@ -78,33 +110,34 @@ class PageRank(Problem):
         if weighted:
             out_weight = neighbor_reduce(graph, Functor(OUT_WEIGHT, filename="<pagerank out weight>",
                                                         weights=graph.weights))
-            gather = Functor(WEIGHTED_SHARE, filename="<pagerank share>", share=self.share,
-                             weights=graph.reverse().weights)
+            self.gather = Functor(WEIGHTED_SHARE, filename="<pagerank share>", share=self.share,
+                                  weights=graph.reverse().weights)
         else:
             out_weight = graph.out_degrees().astype(numpy.float64)
-            gather = Functor(SHARE, filename="<pagerank share>", share=self.share)
+            self.gather = Functor(SHARE, filename="<pagerank share>", share=self.share)
         self.is_dangling = (out_weight == 0).astype(numpy.float64)
         self.inverse_out = (1 - self.is_dangling) / xp.where(out_weight == 0, 1, out_weight)
-        everything = Partition(xp.asarray(numpy.array([0, n], dtype=numpy.int64)))
-        update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pulled, sums=self.sums, rank=self.rank,
-                         share=self.share, inverse_out=self.inverse_out, teleport=self.teleport,
-                         dangling_weight=self.dangling_weight, settings=self.settings)
-        dangling_rank = Functor(DANGLING_RANK, filename="<pagerank dangling>", is_dangling=self.is_dangling,
+        self.everything = Partition(xp.asarray(numpy.array([0, self.owned], dtype=numpy.int64)))
+        self.update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pulled, sums=self.sums,
+                              rank=self.rank, share=self.share, inverse_out=self.inverse_out, teleport=self.teleport,
+                              dangling_weight=self.dangling_weight, settings=self.settings)
+        self.dangling = Functor(DANGLING_RANK, filename="<pagerank dangling>", is_dangling=self.is_dangling,
                                 rank=self.rank)
-        self.dangling_rank = lambda: segreduce_transform(everything.offsets, dangling_rank, total=n,
-                                                         partition=everything, out=self.sums[1:2])
-
-        def iteration():
-            neighbor_reduce(graph, gather, direction="in", out=self.pulled)
-            segreduce_transform(everything.offsets, update, total=n, partition=everything, out=self.sums[0:1])
-            self.dangling_rank()
-
-        self.start_loop(graph.device, iteration,
+        self.start_loop(graph.device, self.iteration,
                         Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
                                 settings=self.settings))
 
-    def reset(self, damping, tolerance, vectors):
-        uniform = 1.0 / self.n
+    def iteration(self):
+        neighbor_reduce(self.graph, self.gather, direction="in", out=self.pulled)
+        self.over_owned(self.update, self.sums[0:1])
+        self.over_owned(self.dangling, self.sums[1:2])
+
+    def over_owned(self, f, out):
+        """out[0] = the sum of f(v) over the owned vertices."""
+        segreduce_transform(self.everything.offsets, f, total=self.owned, partition=self.everything, out=out)
+
+    def reset(self, damping, tolerance, vectors, uniform):
+        """vectors: per-vertex arrays (or None: `uniform` everywhere)."""
         self.settings[0], self.settings[1] = damping, tolerance
         for array, given in ((self.teleport, vectors["personalization"]), (self.rank, vectors["nstart"]),
                              (self.dangling_weight, vectors["dangling"] if vectors["dangling"] is not None
@@ -114,7 +147,27 @@ class PageRank(Problem):
             else:
                 array[...] = given
         self.graph.xp.multiply(self.rank, self.inverse_out, out=self.share)
-        self.dangling_rank()
+        self.over_owned(self.dangling, self.sums[1:2])
+
+
+class PartitionedPageRank(PageRank):
+    """PageRank on a part: before each pull, owners send their vertices'
+    shares to the proxies; after it, the sums (change, dangling rank) are
+    summed over the parts."""
+
+    def __init__(self, part, weighted):
+        self.part = part
+        super().__init__(part.graph, weighted, part.owned)
+        self.shares = Border(part, self.share)
+
+    def iteration(self):
+        self.shares.to_proxies()
+        super().iteration()
+        self.part.comm.allreduce(self.sums)
+
+    def reset(self, damping, tolerance, vectors, uniform):
+        super().reset(damping, tolerance, vectors, uniform)
+        self.part.comm.allreduce(self.sums[1:2])
 
 
 def _bench_case(label, tol, max_iter):
@@ -136,6 +189,6 @@ APP = App(
                     (lambda x: 0 < x < 1, "between 0 and 1, exclusive")),
              Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
              Option("max_iter", int, 100, "most iterations (default 100)", AT_LEAST_1)),
-    variants=({"weighted": False}, {"weighted": True}),
+    variants=({"weighted": False}, {"weighted": True}), partitioned=pagerank_part,
     # tol=inf stops after the first iteration; "to convergence" is networkx's criterion at tol 1e-9
     bench=(_bench_case("pagerank 1 iteration", numpy.inf, 1), _bench_case("pagerank tol 1e-09", 1e-9, 1000)))

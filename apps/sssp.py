@@ -18,7 +18,8 @@ from minigr.enactor import Problem, Result, Timer, check_source, check_weights, 
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.operators import advance, neighbor_reduce, split_near_far
-from minigr.transforms import Functor
+from minigr.partition import Border
+from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
 
 # An improved vertex below the threshold is accepted (advance appends it to the
@@ -60,14 +61,26 @@ def sssp(graph, source, *, delta="auto", loop="device"):
     loop: "device" or "host" (who decides each iteration)."""
     source = check_source(graph, source)
     check_weights(graph, "SSSP")
-    if delta == "auto":
-        delta = auto_delta(graph)
-    elif delta is None:
-        delta = math.inf
-    elif not (isinstance(delta, (int, float)) and delta > 0):
-        raise MinigrError(f"delta must be a positive number, 'auto' or None, got {delta!r}")
-    run = problem(graph, ("sssp",), lambda: SSSP(graph))
-    with Timer(graph.device) as timer:
+    largest = float(graph.weights.max()) if graph.num_edges else 0.0
+    return _settle(problem(graph, ("sssp",), lambda: SSSP(graph)), graph, source,
+                   bucket_delta(delta, largest, graph.num_vertices, graph.num_edges), loop)
+
+
+def sssp_part(part, source, *, delta="auto", loop="device"):
+    """sssp on one part of a partitioned graph (minigr.partition), called by
+    every rank: distance and parent (global ids) of the part's own vertices."""
+    source = check_source(part, source)
+    check_weights(part.graph, "SSSP")
+    largest = part.graph.xp.asarray([float(part.graph.weights.max()) if part.graph.num_edges else 0.0])
+    part.comm.allreduce(largest, "max")
+    delta = bucket_delta(delta, float(largest[0]), part.num_vertices, part.num_edges)
+    return _settle(problem(part.graph, ("sssp part",), lambda: PartitionedSSSP(part)), part, source, delta, loop)
+
+
+def _settle(run, graph, source, delta, loop):
+    """Runs an SSSP Problem from source: the Result of its graph's own vertices
+    (graph: the Graph, or the Part that run is on)."""
+    with Timer(run.graph.device) as timer:
         run.reset(source, delta)
         # the frontier form settles within n + 1 iterations; delta-stepping's
         # empty buckets have no such bound, so only the counter's range caps it
@@ -77,8 +90,10 @@ def sssp(graph, source, *, delta="auto", loop="device"):
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
     run.near.check_waiting()
     run.far.check_waiting()
-    edges = int(graph.out_degrees()[graph.xp.isfinite(run.dist)].sum())
-    return Result({"distance": run.dist.copy(), "parent": parent}, iterations, timer.ms, edges)
+    owned = run.owned
+    dist = run.dist[:owned]
+    edges = int(run.graph.out_degrees()[:owned][run.graph.xp.isfinite(dist)].sum())
+    return Result({"distance": dist.copy(), "parent": parent[:owned]}, iterations, timer.ms, edges)
 
 
 class SSSP(Problem):
@@ -86,23 +101,24 @@ class SSSP(Problem):
 
     def __init__(self, graph):
         xp, n = graph.xp, graph.num_vertices
-        self.graph = graph
+        self.graph, self.owned = graph, n
         self.dist = xp.empty(n, dtype=numpy.float32)
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         near, far = self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
         self.bucket = xp.zeros(2, dtype=numpy.float64)  # [threshold, delta]: set by each call
-        relax = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
-                        weights=graph.weights, threshold=self.bucket[0:1], far=far.view)
-        distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
+        self.relax = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
+                             weights=graph.weights, threshold=self.bucket[0:1], far=far.view)
+        self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
+        self.start_loop(graph.device, self.iteration, self.next_bucket(), unroll=UNROLL)
 
-        def iteration():
-            advance(graph, near, relax, out=near, iteration=self.loop.iteration, unique=True)
-            # far's level holds vertices only after the threshold rose: split them again
-            split_near_far(far, distance, self.bucket[0:1], near=near, far=far)
+    def iteration(self):
+        advance(self.graph, self.near, self.relax, out=self.near, iteration=self.loop.iteration, unique=True)
+        # far's level holds vertices only after the threshold rose: split them again
+        split_near_far(self.far, self.distance, self.bucket[0:1], near=self.near, far=self.far)
 
-        self.start_loop(graph.device, iteration,
-                        Functor(NEXT_BUCKET, filename="<sssp next bucket>", near=near.view, far=far.view,
-                                bucket=self.bucket), unroll=UNROLL)
+    def next_bucket(self):
+        return Functor(NEXT_BUCKET, filename="<sssp next bucket>", near=self.near.view, far=self.far.view,
+                       bucket=self.bucket)
 
     def reset(self, source, delta):
         self.dist.fill(numpy.inf)
@@ -112,18 +128,96 @@ class SSSP(Problem):
         self.bucket.fill(delta)
 
     def parents(self, source):
-        parent = neighbor_reduce(self.graph, self.parent, direction="in", reduce="min", dtype=numpy.int32)
-        parent[parent == numpy.iinfo(numpy.int32).max] = -1
+        parent = self.in_parents()
         parent[source] = source
         return parent
 
+    def in_parents(self):
+        """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1."""
+        parent = neighbor_reduce(self.graph, self.parent, direction="in", reduce="min", dtype=numpy.int32)
+        parent[parent == numpy.iinfo(numpy.int32).max] = -1
+        return parent
 
-def auto_delta(graph):
-    """32 times the largest weight over the mean degree: on the standard graphs
-    (weights 1..64) within 10% of the best of widths 8 to 1024 (H100, 2026-11-23)."""
-    if graph.num_edges == 0:
-        return 1.0
-    return max(float(graph.weights.max()), 1e-30) * 32 * graph.num_vertices / graph.num_edges
+
+# A part's vertex that a peer found a shorter path to: it joins a bucket here.
+SHORTER = """void operator()(int v, float got) const {
+    const int old = atomicMin((int*)&dist[v], minigr::bit_cast<int>(got));
+    if (!(got < minigr::bit_cast<float>(old))) return;
+    if (got < threshold[0]) near.append_unique(v, 0);
+    else far.append_unique(v, 0);
+}"""
+COUNT_NEXT = "void operator()(long long) const { totals[0] = near.appended(); totals[1] = far.appended(); }"
+# NEXT_BUCKET on a part, from totals = the next near and far levels' sizes on all parts.
+NEXT_BUCKET_OF_PARTS = """bool operator()() const {
+    far.drop_level();
+    near.next_level();
+    if (totals[0] > 0) return true;
+    bucket[0] += bucket[1];
+    far.next_level();
+    return totals[1] > 0;
+}"""
+
+
+class PartitionedSSSP(SSSP):
+    """SSSP on a part: after each iteration, proxies' distances go to their
+    owners, which keep the shorter ones, and the buckets' sizes are summed
+    over the parts."""
+
+    def __init__(self, part):
+        self.part = part
+        self.totals = part.graph.xp.zeros(2, dtype=numpy.int64)
+        super().__init__(part.graph)
+        self.owned = part.owned
+        self.shorter = Border(part, self.dist, Functor(
+            SHORTER, filename="<sssp shorter>", headers=(FRONTIER_HEADER,), dist=self.dist,
+            threshold=self.bucket[0:1], near=self.near.view, far=self.far.view))
+        self.count = Functor(COUNT_NEXT, filename="<sssp count next>", totals=self.totals, near=self.near.view,
+                             far=self.far.view)
+
+    def iteration(self):
+        super().iteration()
+        self.shorter.to_owners()
+        transform(1, self.count)
+        self.part.comm.allreduce(self.totals)
+
+    def next_bucket(self):
+        return Functor(NEXT_BUCKET_OF_PARTS, filename="<sssp next bucket>", near=self.near.view, far=self.far.view,
+                       bucket=self.bucket, totals=self.totals)
+
+    def reset(self, source, delta):
+        local = self.part.local_id(source)
+        self.dist.fill(numpy.inf)
+        self.far.reset()
+        self.bucket.fill(delta)
+        if local is None:
+            self.near.reset()
+        else:
+            self.dist[local] = 0
+            self.near.reset(local)
+
+    def parents(self, source):
+        """Every vertex's parent (global ids), proxies told their final distances first."""
+        self.shorter.to_proxies()
+        parent = self.in_parents()
+        found = parent >= 0
+        parent[found] = self.part.global_ids[parent[found]]
+        if self.part.local_id(source) is not None:
+            parent[self.part.local_id(source)] = source
+        return parent
+
+
+def bucket_delta(delta, largest, num_vertices, num_edges):
+    """The bucket width for the delta option (see sssp), given the largest
+    weight and the size of the whole graph; "auto": 32 times the largest
+    weight over the mean degree, which on the standard graphs (weights 1..64)
+    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23)."""
+    if delta is None:
+        return math.inf
+    if delta == "auto":
+        return max(largest, 1e-30) * 32 * num_vertices / num_edges if num_edges else 1.0
+    if not (isinstance(delta, (int, float)) and delta > 0):
+        raise MinigrError(f"delta must be a positive number, 'auto' or None, got {delta!r}")
+    return delta
 
 
 def bucket_width(text):
@@ -142,6 +236,6 @@ APP = App(
                     "or 'none' (the plain frontier form)",
                     (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
                      and math.isfinite(x) and x > 0, "a positive number, 'auto' or 'none'")),),
-    needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}),
+    needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned=sssp_part,
     bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", bench.close,
                      traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=True)),))

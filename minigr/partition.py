@@ -38,6 +38,7 @@ class Part:
     def __init__(self, comm, bounds, graph, global_ids, mirrors, mirror_offsets, num_edges):
         self.comm, self.rank, self.bounds = comm, comm.rank, bounds
         self.graph, self.global_ids, self.mirrors, self.mirror_offsets = graph, global_ids, mirrors, mirror_offsets
+        self.xp = graph.xp
         self.first, self.owned = int(bounds[comm.rank]), int(bounds[comm.rank + 1] - bounds[comm.rank])
         self.num_vertices, self.num_edges = int(bounds[-1]), num_edges
         proxies = to_host(global_ids[self.owned:])
