@@ -36,18 +36,25 @@ def kronecker(scale, edge_factor=16, seed=1, *, weights=None, weight_seed=0, dev
     """
     device = resolve_device(device)
     xp = array_module(device)
+    n, make, count = _kronecker_pairs(xp, scale, edge_factor, seed)
+    src, dst = _concatenate(xp, _in_chunks(xp, make, count))
+    return _undirected(xp, src, dst, n, weights, weight_seed, device)
+
+
+def _kronecker_pairs(xp, scale, edge_factor, seed):
+    """(n, make, count): make(start, stop) gives generated edges start..stop-1 of
+    the `count` as (src, dst), before they are symmetrized and cleaned."""
     n = _vertices(scale)
     if edge_factor < 0:
         raise MinigrError(f"edge_factor must be >= 0, got {edge_factor}")
     perm = _permutation(xp, n, seed)
 
-    def edges(start, stop):
+    def make(start, stop):
         code = _kronecker_codes(xp, scale, seed, start, stop)
         return perm[(code >> np.uint64(32)).astype(np.int64)], perm[
             (code & np.uint64(0xFFFFFFFF)).astype(np.int64)]
 
-    src, dst = _concatenate(xp, _in_chunks(xp, edges, edge_factor << scale))
-    return _undirected(xp, src, dst, n, weights, weight_seed, device)
+    return n, make, edge_factor << scale
 
 
 def _quadrant_bits():
@@ -82,11 +89,16 @@ def rgg(scale, seed=1, *, weights=None, weight_seed=0, device=None):
     is point i (the points are in random order, so the ids carry no locality)."""
     device = resolve_device(device)
     xp = array_module(device)
+    n, src, dst = _rgg_pairs(xp, scale, seed)
+    return _undirected(xp, src, dst, n, weights, weight_seed, device)
+
+
+def _rgg_pairs(xp, scale, seed):
+    """(n, src, dst): the rgg's edges, each once."""
     n = _vertices(scale)
     x, y = rgg_points(xp, n, seed)
     radius = 0.55 * math.sqrt(math.log(n) / n) * (1 << LATTICE_BITS)  # in lattice steps
-    src, dst = _close_pairs(xp, x, y, math.ceil(radius), math.ceil(radius * radius))
-    return _undirected(xp, src, dst, n, weights, weight_seed, device)
+    return (n,) + _close_pairs(xp, x, y, math.ceil(radius), math.ceil(radius * radius))
 
 
 def rgg_points(xp, n, seed):
@@ -127,10 +139,16 @@ def _close_pairs(xp, x, y, reach, limit):
 def grid(scale, seed=1, *, weights=None, weight_seed=0, device=None):
     """Road-like grid: a 2^(scale/2) x 2^(scale/2) lattice with 4-neighbour edges, each kept
     with probability 0.75, vertex ids permuted."""
-    if scale % 2:
-        raise MinigrError(f"grid needs an even scale (a 2^(scale/2) square), got {scale}")
     device = resolve_device(device)
     xp = array_module(device)
+    n, src, dst = _grid_pairs(xp, scale, seed)
+    return _undirected(xp, src, dst, n, weights, weight_seed, device)
+
+
+def _grid_pairs(xp, scale, seed):
+    """(n, src, dst): the grid's edges, each once."""
+    if scale % 2:
+        raise MinigrError(f"grid needs an even scale (a 2^(scale/2) square), got {scale}")
     n = _vertices(scale)
     side = 1 << (scale // 2)
     ids = xp.arange(n, dtype=np.int64).reshape(side, side)
@@ -138,20 +156,36 @@ def grid(scale, seed=1, *, weights=None, weight_seed=0, device=None):
     dst = xp.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
     keep = random_words(xp, seed, GRID_EDGES, 0, len(src)) < np.uint64(GRID_KEEP * 2.0**64)
     perm = _permutation(xp, n, seed)
-    return _undirected(xp, perm[src[keep]], perm[dst[keep]], n, weights, weight_seed, device)
+    return n, perm[src[keep]], perm[dst[keep]]
+
+
+def edge_chunks(generate, params, xp, chunk=1 << 26):
+    """(n, chunks): the edges that generator function `generate` (kronecker,
+    rgg or grid) makes for `params` (scale, seed, ...), before they are
+    symmetrized and cleaned; chunks() iterates over them as (src, dst) arrays
+    of xp, Kronecker's `chunk` at a time, the others all at once. For building
+    a part of a graph without the whole (minigr.partition.load_part)."""
+    if generate is kronecker:
+        n, make, count = _kronecker_pairs(xp, **params)
+        return n, lambda: (make(start, min(start + chunk, count)) for start in range(0, count, chunk))
+    n, src, dst = {rgg: _rgg_pairs, grid: _grid_pairs}[generate](xp, **params)
+    return n, lambda: iter([(src, dst)])
 
 
 def random_weights(graph, seed):
     """`graph` with weights drawn uniformly from the integers 1..64 (float32). Each weight is
     a hash of the unordered pair {u, v} and the seed, so both directions of an edge agree."""
-    xp = graph.xp
-    src = graph.edge_sources().astype(np.uint64)
-    dst = graph.col_indices.astype(np.uint64)
-    pair = xp.minimum(src, dst) << np.uint64(32) | xp.maximum(src, dst)
-    x = _mix(pair + np.uint64(seed * GOLDEN % (1 << 64)))
-    weights = (x % np.uint64(WEIGHT_MAX) + np.uint64(1)).astype(np.float32)
+    weights = pair_weights(graph.xp, graph.edge_sources(), graph.col_indices, seed)
     return Graph(graph.row_offsets, graph.col_indices, weights, directed=graph.directed,
                  device=graph.device)
+
+
+def pair_weights(xp, src, dst, seed):
+    """random_weights' weight of each edge src[i] -> dst[i] (float32)."""
+    src, dst = src.astype(np.uint64), dst.astype(np.uint64)
+    pair = xp.minimum(src, dst) << np.uint64(32) | xp.maximum(src, dst)
+    x = _mix(pair + np.uint64(seed * GOLDEN % (1 << 64)))
+    return (x % np.uint64(WEIGHT_MAX) + np.uint64(1)).astype(np.float32)
 
 
 def random_words(xp, seed, stream, start, stop):

@@ -8,8 +8,10 @@ peer holds as proxies, in the peer's proxy order: the border. Primitives run
 the same operators on every part and exchange border values (Border)."""
 import numpy
 
-from .arrays import to_host
+from . import generators, io
+from .arrays import on_device, to_host
 from .graph import Graph
+from .io import specs
 from .transforms import Functor, transform
 from .transforms.backend import array_module
 from .transforms.errors import MinigrError
@@ -77,23 +79,24 @@ class Part:
         return cls(comm, bounds, graph, global_ids, mirrors, mirror_offsets, int(num_edges[0]))
 
     @classmethod
-    def from_graph(cls, comm, graph, bounds=None):
-        """This rank's part of a whole Graph (on any device), on the graph's
-        device; bounds default to vertex_bounds of its out-degrees."""
-        if bounds is None:
-            bounds = vertex_bounds(to_host(graph.out_degrees()), comm.size)
+    def from_graph(cls, comm, graph, device=None):
+        """This rank's part of a whole Graph (on any device), on `device`
+        (default the graph's), its bounds by vertex_bounds."""
+        bounds = vertex_bounds(to_host(graph.out_degrees()), comm.size)
         first, last = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
+        device = device or graph.device
 
         def rows(g):
             begin, end = int(g.row_offsets[first]), int(g.row_offsets[last])
-            src = g.edge_sources()[begin:end]
-            return src, g.col_indices[begin:end].astype(numpy.int64), None if g.weights is None else g.weights[begin:end]
+            edges = (g.edge_sources()[begin:end], g.col_indices[begin:end].astype(numpy.int64),
+                     None if g.weights is None else g.weights[begin:end])
+            return tuple(on_device(a, device) for a in edges)
 
         in_edges = None
         if graph.directed:
             dst, src, weights = rows(graph.reverse())
             in_edges = (src, dst, weights)
-        return cls.build(comm, bounds, rows(graph), in_edges, device=graph.device)
+        return cls.build(comm, bounds, rows(graph), in_edges, device=device)
 
     def local_id(self, vertex):
         """The local id of a global vertex this rank owns, else None."""
@@ -103,6 +106,41 @@ class Part:
         return (f"Part(rank={self.rank} of {self.comm.size}, vertices {self.first}..{self.first + self.owned - 1}, "
                 f"{self.graph.num_vertices - self.owned} proxies, {len(self.mirrors)} mirrors, "
                 f"{self.graph.num_edges} edges)")
+
+
+def load_part(comm, source, *, device, **options):
+    """This rank's part of the graph that minigr.load(source, **options) gives,
+    on `device`. A generator spec with no options but weights is generated on
+    the device chunk by chunk, keeping this rank's edges only, so no rank ever
+    holds the whole graph; anything else is loaded whole on the host first."""
+    if not (specs.is_spec(source) and set(options) <= {"weights", "weight_seed"}):
+        return Part.from_graph(comm, io.load(source, device="cpu", **options), device)
+    weights = options.get("weights", "keep")
+    if weights not in ("keep", "random"):
+        raise MinigrError(f"weights must be 'keep' or 'random' for a generated graph, got {weights!r}")
+    xp = array_module(device)
+    n, chunks = generators.edge_chunks(*specs.parse(source), xp)
+    degrees = xp.zeros(n, dtype=numpy.int64)
+    for src, dst in chunks():  # the degrees before duplicates go, to balance the parts
+        loops = src == dst
+        degrees += xp.bincount(src[~loops], minlength=n) + xp.bincount(dst[~loops], minlength=n)
+    bounds = vertex_bounds(to_host(degrees), comm.size)
+    del degrees
+    first, last = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
+    mine = []
+    for src, dst in chunks():  # both directions of each edge, from this rank's vertices
+        for a, b in ((src, dst), (dst, src)):
+            keep = (a >= first) & (a < last)
+            mine.append((a[keep], b[keep]))
+    src, dst = (xp.concatenate([xp.zeros(0, numpy.int64)] + [pair[i] for pair in mine]) for i in (0, 1))
+    del mine
+    part = Part.build(comm, bounds, (src, dst, None), device=device, clean=True)
+    if weights == "random":
+        graph = part.graph
+        weights = generators.pair_weights(xp, graph.edge_sources() + first, part.global_ids[graph.col_indices],
+                                          options.get("weight_seed", 0))
+        part.graph = Graph(graph.row_offsets, graph.col_indices, weights, directed=False, device=device)
+    return part
 
 
 def _mirrors(comm, bounds, proxies, xp):
