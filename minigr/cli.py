@@ -17,6 +17,8 @@ from .transforms.errors import DeviceError, MinigrError
 from .transforms.files import write_atomically
 
 DEFAULT_GRAPH = "kron:scale=18,edge_factor=16,seed=1"
+LOAD_DEFAULTS = dict(directed=None, symmetrize=False, remove_self_loops=False, remove_duplicates=False,
+                     weights="keep", weight_seed=0, cache=True)
 
 
 def _doctor(args):
@@ -79,6 +81,10 @@ def _add_primitive(commands, app):
     p.add_argument("--output", metavar="FILE",
                    help="write the last run's per-vertex results to FILE (a header line, then 'vertex value...')")
     p.add_argument("--device", choices=("cpu", "gpu"), help="where to run (default: the GPU if present)")
+    if app.partitioned is not None:
+        p.add_argument("--gpus", type=int, metavar="N",
+                       help="split the graph over N GPUs, one process each, talking through NCCL (under mpirun or "
+                            "srun: the launcher's ranks); each builds its own part")
     group = p.add_argument_group(f"{app.name} options")
     for option in app.options:
         if option.kind is bool:
@@ -107,6 +113,8 @@ def _run_primitive(app, args):
     """Check the input, then one warm-up and --runs timed runs of the app; report them.
     Returns 1 when a validation failed."""
     options = {option.name: getattr(args, option.name) for option in app.options}
+    if getattr(args, "gpus", None) is not None:
+        return _run_on_gpus(app, options, args)
     graph, source, complaint = _checked_input(app, options, args)
     if isinstance(complaint, DeviceError):
         raise complaint
@@ -114,20 +122,59 @@ def _run_primitive(app, args):
         print(complaint, file=sys.stderr)
     run = functools.partial(app.run, graph, *([source] if app.sourced else []), **options)
     run()  # warm-up: compiles and caches the kernels
+    facts = _facts(graph, source)
     records = []
     for i in range(args.runs):
         result = run()
         verdict = app.check(graph, source, result.values, options) if args.validate else None
-        records.append(_record(app.name, args.graph, graph, source, result, verdict))
-        if args.json:
-            print(json.dumps(records[-1], default=lambda x: x.item()), flush=True)
-        elif sys.stderr.isatty():
-            print(f"run {i + 1}/{args.runs}: {result.ms:.3f} ms" + (f", {verdict}" if verdict else ""),
-                  file=sys.stderr, flush=True)
+        records.append(_record(app.name, args.graph, facts, result, verdict))
+        _report_run(records[-1], i, args)
+    return _finish(app, records, result, facts, args)
+
+
+def _run_on_gpus(app, options, args):
+    """--gpus N: the app on the graph split over N GPUs (minigr.multi.run_gpus),
+    reported as a single-GPU run is; validation loads the whole graph on the host."""
+    from . import multi
+    _check_numbers(app, options, args)
+    if args.device == "cpu":
+        raise MinigrError("--gpus runs on GPUs; leave out --device cpu (parts on the CPU backend: "
+                          "minigr.multi.run_threads)")
+    chosen = dict(directed=args.directed, symmetrize=args.symmetrize, remove_self_loops=args.remove_self_loops,
+                  remove_duplicates=args.remove_duplicates, weights=args.weights, weight_seed=args.weight_seed,
+                  cache=args.cache)
+    load_options = {key: value for key, value in chosen.items() if value != LOAD_DEFAULTS[key]}
+    if app.needs == "weights" and args.weights != "random" and io.specs.is_spec(args.graph):
+        raise MinigrError(f"{app.name} needs edge weights and {args.graph} has none; pass --weights random")
+    results = multi.run_gpus(args.graph, args.gpus, app.name, *([args.source] if app.sourced else []),
+                             runs=args.runs, load_options=load_options, **options)
+    if results is None:  # an MPI rank other than 0: rank 0 reports
+        return 0
+    facts = dict(results[0].extra, device=f"{len(results[0].parts)} GPUs")
+    graph = io.load(args.graph, device="cpu", **load_options) if args.validate else None
+    records = []
+    for i, result in enumerate(results):
+        verdict = app.check(graph, facts["source"], result.values, options) if args.validate else None
+        records.append(_record(app.name, args.graph, facts, result, verdict))
+        _report_run(records[-1], i, args)
+    return _finish(app, records, result, facts, args)
+
+
+def _report_run(record, i, args):
+    if args.json:
+        print(json.dumps(record, default=lambda x: x.item()), flush=True)
+    elif sys.stderr.isatty():
+        print(f"run {i + 1}/{args.runs}: {record['ms']:.3f} ms" + (f", {record['validation']}" if
+                                                                   record["validation"] else ""),
+              file=sys.stderr, flush=True)
+
+
+def _finish(app, records, result, facts, args):
+    """Writes --output and the summary; 1 when a validation failed."""
     if args.output:
         _write_output(args.output, app.columns, result.values)
     if not args.json:
-        _summary(records, graph, source, args)
+        _summary(records, facts, args)
     return 1 if any((r["validation"] or "").startswith("FAILED") for r in records) else 0
 
 
@@ -135,11 +182,7 @@ def _checked_input(app, options, args):
     """(graph, source, complaint of _device): the graph loaded or generated on the device it runs
     on, after checking everything the user could have got wrong: numbers and --output before
     any work, then the file, source, weights, direction."""
-    if args.runs < 1:
-        raise MinigrError(f"--runs must be at least 1, got {args.runs}")
-    app.check_options(options, cli=True)
-    if args.output:
-        _check_writable(args.output)
+    _check_numbers(app, options, args)
     device, complaint = _device(args.device)
     graph = io.load(args.graph, directed=args.directed, symmetrize=args.symmetrize,
                     remove_self_loops=args.remove_self_loops, remove_duplicates=args.remove_duplicates,
@@ -151,6 +194,17 @@ def _checked_input(app, options, args):
         raise MinigrError(f"{app.name} needs an undirected graph and {args.graph} is directed; pass --symmetrize "
                           "to add the reverse edges (or --undirected if its edges are symmetric already)")
     return graph, _source(graph, args) if app.sourced else None, complaint
+
+
+def _check_numbers(app, options, args):
+    """--runs, the app's options and --output checked, before any work."""
+    if args.runs < 1:
+        raise MinigrError(f"--runs must be at least 1, got {args.runs}")
+    if getattr(args, "gpus", None) is not None and args.gpus < 1:
+        raise MinigrError(f"--gpus must be at least 1, got {args.gpus}")
+    app.check_options(options, cli=True)
+    if args.output:
+        _check_writable(args.output)
 
 
 def _source(graph, args):
@@ -181,28 +235,40 @@ RECORD_KEYS = ("graph", "primitive", "vertices", "edges", "source", "ms", "MTEPS
                "validation", "device")
 
 
-def _record(name, spec, graph, source, result, verdict):
+def _facts(graph, source):
+    """What the report says of the graph (as Part.facts says of a partitioned one)."""
+    return dict(vertices=graph.num_vertices, edges=graph.num_edges, directed=graph.directed,
+                weighted=graph.weights is not None, device=graph.device, source=source,
+                source_degree=None if source is None else int(graph.out_degrees()[source]))
+
+
+def _record(name, spec, facts, result, verdict):
     """One timed run as the JSON object --json prints."""
     mteps = result.edges_visited / result.ms / 1e3 if result.ms > 0 else None
-    values = (spec, name, graph.num_vertices, graph.num_edges, source, result.ms, mteps, result.iterations, verdict,
-              graph.device)
-    return {**dict(zip(RECORD_KEYS, values)), **result.extra}
+    values = (spec, name, facts["vertices"], facts["edges"], facts["source"], result.ms, mteps, result.iterations,
+              verdict, facts["device"])
+    extra = {key: value for key, value in result.extra.items() if key not in facts}
+    return {**dict(zip(RECORD_KEYS, values)), **extra}
 
 
-def _summary(records, graph, source, args):
+def _summary(records, facts, args):
     """The human-readable report of the runs, on stdout."""
-    kind = ("directed" if graph.directed else "undirected") + (", weighted" if graph.weights is not None else "")
-    lines = [f"graph: {args.graph}: {graph.num_vertices} vertices, {graph.num_edges} edges, {kind}, "
-             f"on the {graph.device.upper()}"]
-    if source is not None:
+    kind = ("directed" if facts["directed"] else "undirected") + (", weighted" if facts["weighted"] else "")
+    lines = [f"graph: {args.graph}: {facts['vertices']} vertices, {facts['edges']} edges, {kind}, "
+             f"on the {facts['device'].upper()}"]
+    if facts["source"] is not None:
         chosen = "" if args.source is not None else " (the highest; --source picks another)"
-        lines.append(f"source: {source}, out-degree {int(graph.out_degrees()[source])}{chosen}")
+        degree = "" if facts.get("source_degree") is None else f", out-degree {facts['source_degree']}"
+        lines.append(f"source: {facts['source']}{degree}{chosen}")
     ms = [r["ms"] for r in records]
     mteps = [r["MTEPS"] for r in records if r["MTEPS"] is not None]
     rate = f"{statistics.median(mteps):.1f} MTEPS" if mteps else "MTEPS not measurable (0 ms)"
     lines += [f"runs: {' '.join(f'{x:.3f}' for x in ms)} ms",
               f"median: {statistics.median(ms):.3f} ms, {rate}, {records[-1]['iterations']} iterations"]
-    lines += [f"{key}: {value}" for key, value in records[-1].items() if key not in RECORD_KEYS]
+    lines += [f"{key}: {value}" for key, value in records[-1].items() if key not in RECORD_KEYS + ("parts",)]
+    for i, part in enumerate(records[-1].get("parts", ())):
+        lines.append(f"part {i}: {part['owned']} vertices, {part['part_edges']} edges, {part['proxies']} proxies, "
+                     f"{part['mirrors']} mirrors, {part['ms']:.3f} ms")
     if args.validate:
         verdicts = [r["validation"] for r in records]
         lines.append("validation: " + (verdicts[0] if len(set(verdicts)) == 1 else

@@ -4,16 +4,26 @@ GPUs, one process per GPU talking through NCCL, spawned here or started by an
 MPI launcher. Every rank runs the primitive's partitioned form on its part;
 the parts' values are joined in rank order, as the vertex ranges are."""
 import dataclasses
+import multiprocessing
+import os
+import queue
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy
 
 from . import catalog
 from .arrays import to_host
-from .comm import ThreadGroup
+from .comm import NcclCommunicator, ThreadGroup, new_nccl_id
 from .enactor import Result
-from .partition import Part
+from .partition import Part, load_part
+from .transforms.backend import gpu_unavailable_reason
 from .transforms.errors import MinigrError
+
+# Set in every rank's environment: NVLink multicast can put a host's shared
+# GPUs out of service, and NCCL's bootstrap on one host goes over loopback.
+NCCL_ENVIRONMENT = {"NCCL_NVLS_ENABLE": "0", "NCCL_SOCKET_IFNAME": "lo"}
+MPI_SIZE_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NTASKS")
 
 
 def partitioned_record(name):
@@ -52,6 +62,124 @@ def run_threads(graph, parts, name, *args, **options):
     return join([f.result() for f in futures])
 
 
+def mpi_size():
+    """The number of ranks an MPI launcher (mpirun, srun) started, or 0 outside one."""
+    for name in MPI_SIZE_VARIABLES:
+        if os.environ.get(name, "").isdigit() and int(os.environ[name]) > 1:
+            return int(os.environ[name])
+    return 0
+
+
+def run_gpus(source, gpus, name, *args, runs=1, load_options=None, **options):
+    """Primitive `name` on the graph minigr.load(source, **load_options) gives
+    (a file or generator spec), split over `gpus` GPUs, one process each
+    talking through NCCL: spawned here, or, under an MPI launcher, the
+    launcher's ranks (then only rank 0 gets the results; the others get None).
+    Each rank builds its own part (load_part) and runs the primitive `runs`
+    times after one warm-up: a list of joined Results, one per run, with the
+    graph's and each part's facts in extra (Part.facts). A source of None is
+    the vertex of highest out-degree."""
+    partitioned_record(name)
+    task = (source, name, args, options, load_options or {}, runs)
+    if mpi_size():
+        return _run_under_mpi(gpus, task)
+    reason = gpu_unavailable_reason()
+    found = 0 if reason else _gpu_count()
+    if not isinstance(gpus, int) or not 1 <= gpus <= found:
+        raise MinigrError(f"asked for {gpus} GPUs and this machine has {found}" + (f" ({reason})" if reason else ""))
+    os.environ.update(NCCL_ENVIRONMENT)  # the spawned ranks inherit it
+    context = multiprocessing.get_context("spawn")
+    replies = context.Queue()
+    unique_id = new_nccl_id()  # its bootstrap root lives in this process, which waits for the ranks
+    ranks = [context.Process(target=_spawned_rank, args=(r, gpus, r, unique_id, task, replies), daemon=True)
+             for r in range(gpus)]
+    for process in ranks:
+        process.start()
+    try:
+        return _gather(ranks, replies)
+    finally:
+        for process in ranks:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+
+
+def _gpu_count():
+    import cupy
+    return cupy.cuda.runtime.getDeviceCount()
+
+
+def _spawned_rank(rank, size, gpu, unique_id, task, replies):
+    """A spawned rank: runs its part and puts (rank, error or None, results) on replies."""
+    try:
+        replies.put((rank, None, _rank_work(rank, size, gpu, unique_id, task)))
+    except BaseException as exc:
+        replies.put((rank, _error_text(exc), None))
+
+
+def _rank_work(rank, size, gpu, unique_id, task):
+    """This rank's part built and the primitive run on it: its Results, values on the host."""
+    import cupy
+    os.environ.update(NCCL_ENVIRONMENT)
+    source, name, args, options, load_options, runs = task
+    cupy.cuda.Device(gpu).use()
+    comm = NcclCommunicator(unique_id, size, rank)
+    part = load_part(comm, source, device="gpu", **load_options)
+    record = partitioned_record(name)
+    if record.sourced and args[0] is None:
+        args = (part.highest_degree_vertex(),) + args[1:]
+    record.partitioned(part, *args, **options)  # warm-up: compiles, builds the device loop
+    results = [record.partitioned(part, *args, **options).to_host() for _ in range(runs)]
+    facts = dict(part.facts(), source=args[0] if record.sourced else None)
+    return [dataclasses.replace(r, extra={**r.extra, **facts}) for r in results]
+
+
+def _gather(ranks, replies):
+    """The joined Results of the spawned ranks, or the first error (the other ranks are then stopped)."""
+    results = {}
+    while len(results) < len(ranks):
+        try:
+            rank, error, value = replies.get(timeout=1)
+        except queue.Empty:
+            dead = [r for r, p in enumerate(ranks) if p.exitcode not in (None, 0) and r not in results]
+            if dead:
+                raise MinigrError(f"GPU rank {dead[0]} died (exit code {ranks[dead[0]].exitcode}) before it reported")
+            continue
+        if error is not None:
+            raise MinigrError(f"GPU rank {rank}: {error}")
+        results[rank] = value
+    return [join([results[r][i] for r in range(len(ranks))]) for i in range(len(results[0]))]
+
+
+def _run_under_mpi(gpus, task):
+    """run_gpus under an MPI launcher: this process is one of its ranks, on GPU local rank % GPUs."""
+    from mpi4py import MPI
+    world = MPI.COMM_WORLD
+    rank, size = world.Get_rank(), world.Get_size()
+    if gpus not in (None, size):
+        raise MinigrError(f"asked for {gpus} GPUs and the MPI launcher started {size} ranks; they must be equal")
+    local = world.Split_type(MPI.COMM_TYPE_SHARED).Get_rank()
+    unique_id = world.bcast(new_nccl_id() if rank == 0 else None, root=0)
+    try:
+        mine = (None, _rank_work(rank, size, local % _gpu_count(), unique_id, task))
+    except BaseException as exc:
+        mine = (_error_text(exc), None)
+    everyone = world.gather(mine, root=0)
+    if rank != 0:
+        return None
+    for r, (error, _) in enumerate(everyone):
+        if error is not None:
+            raise MinigrError(f"MPI rank {r}: {error}")
+    return [join([value[i] for _, value in everyone]) for i in range(len(everyone[0][1]))]
+
+
+def _error_text(exc):
+    """What a rank says of its error: a user's mistake in a line, anything else with its traceback."""
+    if isinstance(exc, MinigrError):
+        return str(exc)
+    return "".join(traceback.format_exception(exc)).rstrip()
+
+
 def join(results):
     """One Result from the parts' Results, in rank order (values on the host)."""
     values = {name: numpy.concatenate([to_host(r.values[name]) for r in results]) for name in results[0].values}
@@ -61,4 +189,4 @@ def join(results):
                                edges_visited=sum(r.edges_visited for r in results), extra={**first.extra, "parts": parts})
 
 
-__all__ = ["Result", "join", "partitioned_record", "run_threads"]
+__all__ = ["Result", "join", "mpi_size", "partitioned_record", "run_gpus", "run_threads"]

@@ -102,6 +102,23 @@ class Part:
         """The local id of a global vertex this rank owns, else None."""
         return vertex - self.first if self.first <= vertex < self.first + self.owned else None
 
+    def highest_degree_vertex(self):
+        """The whole graph's vertex of highest out-degree, lowest id on ties (as
+        the CLI's default source): waits for the parts."""
+        best = self.xp.zeros(1, dtype=numpy.int64)
+        if self.owned:
+            degrees = self.graph.out_degrees()[:self.owned]
+            v = int(degrees.argmax())
+            best[0] = int(degrees[v]) << 32 | (2**31 - 1 - (self.first + v))
+        self.comm.allreduce(best, "max")
+        return 2**31 - 1 - (int(best[0]) & 0xFFFFFFFF)
+
+    def facts(self):
+        """What a report says of the whole graph and this part (numbers only)."""
+        return dict(vertices=self.num_vertices, edges=self.num_edges, directed=self.graph.directed,
+                    weighted=self.graph.weights is not None, owned=self.owned, part_edges=self.graph.num_edges,
+                    proxies=self.graph.num_vertices - self.owned, mirrors=len(self.mirrors))
+
     def __repr__(self):
         return (f"Part(rank={self.rank} of {self.comm.size}, vertices {self.first}..{self.first + self.owned - 1}, "
                 f"{self.graph.num_vertices - self.owned} proxies, {len(self.mirrors)} mirrors, "
