@@ -104,10 +104,10 @@ class SSSP(Problem):
         self.graph, self.owned = graph, n
         self.dist = xp.empty(n, dtype=numpy.float32)
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
-        near, far = self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
+        self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
         self.bucket = xp.zeros(2, dtype=numpy.float64)  # [threshold, delta]: set by each call
         self.relax = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
-                             weights=graph.weights, threshold=self.bucket[0:1], far=far.view)
+                             weights=graph.weights, threshold=self.bucket[0:1], far=self.far.view)
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
         self.start_loop(graph.device, self.iteration, self.next_bucket(), unroll=UNROLL)
 

@@ -3,6 +3,7 @@ launched with captures marshalled for CuPy (GPU) or ctypes (CPU)."""
 import contextlib
 import ctypes
 import functools
+import threading
 
 from . import codegen, compiler
 from .backend import device_of, resolve_device
@@ -16,6 +17,7 @@ CTYPES_SCALARS = {
 }
 
 _kernels = {}
+_building = threading.Lock()  # threads (a partitioned run's ranks, minigr.comm) may meet a new kernel at once
 
 
 @functools.lru_cache(maxsize=None)
@@ -69,14 +71,17 @@ def kernel(device, fixed_params, functors, call, block, min_blocks=None):
     key = (device, gpu, arch, tuple(fixed_params), call, block, min_blocks, tuple(f.signature for f in functors))
     found = _kernels.get(key)
     if found is None:
-        source = codegen.kernel_source(device, fixed_params, functors, call, block, min_blocks)
-        label = "functor " + ", ".join(f.filename for f in functors)
-        if device == "gpu":
-            function = compiler.load_cuda(compiler.compile_cuda(source, arch, label))
-        else:
-            function = compiler.load_cpp(compiler.compile_cpp(source, label))
-        params = list(fixed_params) + [p for f in functors for p in f.params]
-        found = _kernels[key] = Kernel(device, function, params)
+        with _building:
+            found = _kernels.get(key)
+            if found is None:
+                source = codegen.kernel_source(device, fixed_params, functors, call, block, min_blocks)
+                label = "functor " + ", ".join(f.filename for f in functors)
+                if device == "gpu":
+                    function = compiler.load_cuda(compiler.compile_cuda(source, arch, label))
+                else:
+                    function = compiler.load_cpp(compiler.compile_cpp(source, label))
+                params = list(fixed_params) + [p for f in functors for p in f.params]
+                found = _kernels[key] = Kernel(device, function, params)
     return found
 
 

@@ -1,0 +1,179 @@
+"""Graphs split over ranks (minigr.partition, minigr.comm, minigr.multi) on the
+CPU backend, ranks as threads: the parts hold the whole graph once, borders
+agree between owners and peers, and BFS, SSSP and PageRank on P = 1..4 parts
+give the single-partition results on the nasty graphs."""
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy
+import pytest
+
+from minigr import load, validate
+from minigr.apps.bfs import bfs
+from minigr.apps.pagerank import pagerank
+from minigr.apps.sssp import sssp
+from minigr.comm import ThreadGroup
+from minigr.multi import run_threads
+from minigr.partition import Part, load_part, vertex_bounds
+from minigr.transforms.errors import MinigrError
+
+from graphs import nasty_graphs
+
+PARTS = (1, 2, 3, 4)
+
+
+def on_ranks(parts, work):
+    """[work(communicator of rank r) for each rank], the ranks as threads."""
+    group = ThreadGroup(parts)
+    with ThreadPoolExecutor(parts) as pool:
+        return list(pool.map(lambda r: work(group.communicator(r)), range(parts)))
+
+
+def test_vertex_bounds_cover_and_balance():
+    degrees = numpy.random.default_rng(1).integers(0, 50, size=1000)
+    for parts in PARTS + (7,):
+        bounds = vertex_bounds(degrees, parts)
+        assert bounds[0] == 0 and bounds[-1] == 1000 and len(bounds) == parts + 1
+        assert (numpy.diff(bounds) >= 0).all()
+        loads = [degrees[a:b].sum() + b - a for a, b in zip(bounds, bounds[1:])]
+        assert max(loads) <= (degrees.sum() + 1000) / parts + 50 + 1  # within one vertex of even
+    assert list(vertex_bounds([], 3)) == [0, 0, 0, 0]
+    assert list(vertex_bounds([5], 3)) in ([0, 0, 1, 1], [0, 1, 1, 1], [0, 0, 0, 1])
+    with pytest.raises(MinigrError, match="at least 1"):
+        vertex_bounds([1, 2], 0)
+
+
+def test_thread_communicator():
+    def work(comm):
+        total = numpy.array([comm.rank + 1.0, comm.rank])
+        comm.allreduce(total)
+        largest = numpy.array([comm.rank * 10])
+        comm.allreduce(largest, "max")
+        sends = [numpy.full(q + 1, 100 * comm.rank + q) for q in range(comm.size)]
+        receives = [numpy.zeros(comm.rank + 1, dtype=int) for _ in range(comm.size)]
+        comm.exchange(sends, receives)
+        return total, largest, receives
+
+    for rank, (total, largest, receives) in enumerate(on_ranks(3, work)):
+        assert list(total) == [6.0, 3.0] and list(largest) == [20]
+        for q, got in enumerate(receives):
+            assert q == rank or list(got) == [100 * q + rank] * (rank + 1)
+
+
+def test_a_failing_rank_stops_the_others():
+    group = ThreadGroup(2)
+    seen = []
+
+    def rank(r):
+        comm = group.communicator(r)
+        if r == 1:
+            group.abort()
+            return
+        try:
+            comm.allreduce(numpy.zeros(1))
+        except MinigrError as exc:
+            seen.append(str(exc))
+
+    threads = [threading.Thread(target=rank, args=(r,)) for r in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=10)
+    assert seen == ["another rank of this partitioned run failed"]
+
+
+def edge_set(graph):
+    """The graph's edges as a sorted array of (src, dst, weight) rows."""
+    g = graph.to("cpu")
+    weights = g.weights if g.weights is not None else numpy.zeros(g.num_edges)
+    rows = numpy.column_stack([g.edge_sources(), g.col_indices, weights])
+    return rows[numpy.lexsort(rows.T[::-1])]
+
+
+def part_edges(part, reverse=False):
+    """A part's edges (out-edges, or with reverse its in-edges) in global ids, as edge_set rows."""
+    g = part.graph.reverse() if reverse else part.graph
+    ids = part.global_ids
+    src, dst = part.first + g.edge_sources(), ids[g.col_indices]
+    if reverse:
+        src, dst = dst, src
+    weights = g.weights if g.weights is not None else numpy.zeros(g.num_edges)
+    return numpy.column_stack([src, dst, weights])
+
+
+@pytest.mark.parametrize("parts", PARTS)
+def test_parts_hold_the_graph_once_with_consistent_borders(parts):
+    for name, graph in nasty_graphs("cpu", weighted=True).items():
+        built = on_ranks(parts, lambda comm: Part.from_graph(comm, graph))
+        assert sum(p.owned for p in built) == graph.num_vertices, name
+        assert all(p.num_vertices == graph.num_vertices and p.num_edges == graph.num_edges for p in built), name
+        for reverse in (False, True):
+            if reverse and not graph.directed:
+                continue
+            got = numpy.concatenate([part_edges(p, reverse) for p in built])
+            assert numpy.array_equal(got[numpy.lexsort(got.T[::-1])], edge_set(graph)), (name, reverse)
+        for p in built:
+            proxies = p.global_ids[p.owned:]
+            assert (numpy.diff(proxies) > 0).all() and not ((proxies >= p.first) & (proxies < p.first + p.owned)).any()
+            for q, peer in enumerate(built):
+                held = proxies[p.proxy_offsets[q] - p.owned:p.proxy_offsets[q + 1] - p.owned]
+                mirrored = peer.mirrors[peer.mirror_offsets[p.rank]:peer.mirror_offsets[p.rank + 1]] + peer.first
+                assert numpy.array_equal(held, mirrored), (name, p.rank, q)
+
+
+@pytest.mark.parametrize("spec", ["kron:scale=9,edge_factor=6,seed=3", "rgg:scale=9,seed=2", "grid:scale=8,seed=4"])
+def test_generated_parts_are_the_generated_graph(spec):
+    whole = load(spec, weights="random", weight_seed=3, device="cpu")
+    for parts in (1, 3):
+        built = on_ranks(parts, lambda comm: load_part(comm, spec, device="cpu", weights="random", weight_seed=3))
+        got = numpy.concatenate([part_edges(p) for p in built])
+        assert numpy.array_equal(got[numpy.lexsort(got.T[::-1])], edge_set(whole)), (spec, parts)
+
+
+@pytest.mark.parametrize("parts", PARTS)
+def test_bfs_on_parts(parts):
+    for name, graph in nasty_graphs("cpu").items():
+        for source in {0, graph.num_vertices - 1}:
+            expected = bfs(graph, source)
+            for idempotent in (False, True):
+                got = run_threads(graph, parts, "bfs", source, idempotent=idempotent)
+                assert numpy.array_equal(got.depth, expected.depth), (name, source)
+                assert validate.check_bfs(graph, source, got.depth, got.parent) == "ok", (name, source)
+                assert got.iterations == expected.iterations and got.edges_visited == expected.edges_visited
+
+
+@pytest.mark.parametrize("parts", PARTS)
+def test_sssp_on_parts(parts):
+    for name, graph in nasty_graphs("cpu", weighted=True).items():
+        source = graph.num_vertices // 2
+        for delta in ("auto", None, 5.0):
+            expected = sssp(graph, source, delta=delta)
+            got = run_threads(graph, parts, "sssp", source, delta=delta)
+            assert numpy.array_equal(got.distance, expected.distance), (name, delta)
+            assert validate.check_sssp(graph, source, got.distance, got.parent) == "ok", (name, delta)
+
+
+@pytest.mark.parametrize("parts", PARTS)
+def test_pagerank_on_parts(parts):
+    rng = numpy.random.default_rng(parts)
+    for name, graph in nasty_graphs("cpu", weighted=True).items():
+        if graph.num_vertices == 0:
+            continue
+        personal = rng.random(graph.num_vertices)
+        for options in ({}, {"weighted": True}, {"personalization": personal, "dangling": personal[::-1].copy()}):
+            expected = pagerank(graph, tol=1e-9, max_iter=1000, **options)
+            got = run_threads(graph, parts, "pagerank", tol=1e-9, max_iter=1000, **options)
+            assert got.iterations == expected.iterations, (name, list(options))
+            numpy.testing.assert_allclose(got.rank, expected.rank, rtol=0, atol=1e-14, err_msg=name)
+
+
+def test_errors_on_parts():
+    graph = nasty_graphs("cpu")["random_directed"]
+    with pytest.raises(MinigrError, match="source 300 is out of range"):
+        run_threads(graph, 2, "bfs", 300)
+    with pytest.raises(MinigrError, match="SSSP needs edge weights"):
+        run_threads(graph, 3, "sssp", 0)
+    with pytest.raises(MinigrError, match="color has no partitioned form yet; these have: bfs, pagerank, sssp"):
+        run_threads(graph, 2, "color")
+    with pytest.raises(MinigrError, match="parts must be a positive integer"):
+        run_threads(graph, 0, "bfs", 0)
