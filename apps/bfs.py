@@ -97,7 +97,9 @@ def bfs_part(part, source, *, idempotent=False, loop="device"):
     run.frontier.check_waiting()
     owned = part.owned
     edges = int(part.graph.out_degrees()[:owned][run.depth[:owned] >= 0].sum())
-    return Result({"depth": run.depth[:owned].copy(), "parent": parent[:owned]}, levels, timer.ms, edges)
+    sent = sum(run.reached.volume()) + run.totals.nbytes
+    return Result({"depth": run.depth[:owned].copy(), "parent": parent[:owned]}, levels, timer.ms, edges,
+                  {"bytes_sent_per_iteration": sent})
 
 
 class BFS(Problem):

@@ -71,7 +71,9 @@ def pagerank_part(part, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False,
     if part.num_vertices == 0:
         return Result({"rank": xp.zeros(0)}, 0, 0.0, 0)
     run = problem(part.graph, ("pagerank part", bool(weighted)), lambda: PartitionedPageRank(part, weighted))
-    return _iterate(run, part, vectors, damping, tol, max_iter, loop)
+    result = _iterate(run, part, vectors, damping, tol, max_iter, loop)
+    result.extra["bytes_sent_per_iteration"] = run.shares.volume()[0] + run.sums.nbytes
+    return result
 
 
 def _check_settings(damping, tol, max_iter):

@@ -74,7 +74,10 @@ def sssp_part(part, source, *, delta="auto", loop="device"):
     largest = part.graph.xp.asarray([float(part.graph.weights.max()) if part.graph.num_edges else 0.0])
     part.comm.allreduce(largest, "max")
     delta = bucket_delta(delta, float(largest[0]), part.num_vertices, part.num_edges)
-    return _settle(problem(part.graph, ("sssp part",), lambda: PartitionedSSSP(part)), part, source, delta, loop)
+    run = problem(part.graph, ("sssp part",), lambda: PartitionedSSSP(part))
+    result = _settle(run, part, source, delta, loop)
+    result.extra["bytes_sent_per_iteration"] = run.shorter.volume()[1] + run.totals.nbytes
+    return result
 
 
 def _settle(run, graph, source, delta, loop):

@@ -14,6 +14,8 @@ import threading
 
 import numpy
 
+from .transforms import Functor, transform
+from .transforms.backend import array_module
 from .transforms.errors import MinigrError
 
 OPS = ("sum", "max")
@@ -124,6 +126,46 @@ class NcclCommunicator:
         one = cupy.zeros(1, numpy.int32)
         self.allreduce(one)
         cupy.cuda.get_current_stream().synchronize()
+
+
+# Adds the time since the last mark to clock[phase]: [last mark, local work, communication] (ns).
+_MARK = "void operator()(long long) const { const long long now = minigr::now_ns(); clock[phase] += now - clock[0]; clock[0] = now; }"
+
+
+class TimedCommunicator:
+    """Another communicator whose calls are timed on the device: the time in
+    them (transfers, and waiting for slower ranks) and the time between them
+    (this rank's own work), marked by one-thread kernels, so that it works in
+    a loop on the device too. For benchmarks: the marks cost a little."""
+
+    def __init__(self, inner):
+        self.inner, self.rank, self.size, self.device = inner, inner.rank, inner.size, inner.device
+        self.clock = array_module(inner.device).zeros(3, dtype=numpy.int64)
+        self._local, self._communication = (Functor(_MARK, filename="<timed communicator>", clock=self.clock,
+                                                    phase=numpy.int64(phase)) for phase in (1, 2))
+
+    def _timed(self, call, *args):
+        transform(1, self._local)
+        call(*args)
+        transform(1, self._communication)
+
+    def allreduce(self, array, op="sum"):
+        self._timed(self.inner.allreduce, array, op)
+
+    def exchange(self, sends, receives):
+        self._timed(self.inner.exchange, sends, receives)
+
+    def barrier(self):
+        self.inner.barrier()
+
+    def restart(self):
+        """Starts counting from now (queued)."""
+        transform(1, self._local)
+        self.clock[1:] = 0
+
+    def wait_ms(self):
+        """(own work, communication) in ms since restart(), up to the last call: waits."""
+        return tuple(int(x) / 1e6 for x in self.clock[1:].tolist())
 
 
 def new_nccl_id():

@@ -1,4 +1,6 @@
 """Graph: a CSR adjacency on one device, with a transpose built on demand."""
+import contextlib
+
 import numpy as np
 import scipy.sparse
 
@@ -16,7 +18,8 @@ class Graph:
     col_indices[row_offsets[v]:row_offsets[v + 1]], sorted, with the matching weights.
 
     row_offsets is int64 (length V + 1), col_indices int32, weights float32 or None.
-    All arrays live on `device` ("gpu": CuPy, "cpu": NumPy); `xp` is that array module.
+    All arrays live on `device` ("gpu": CuPy, "cpu": NumPy); `xp` is that array module;
+    `gpu` is the id of the GPU that holds them (None on the CPU).
     An undirected graph stores every edge in both directions.
     """
 
@@ -27,13 +30,15 @@ class Graph:
         self.row_offsets = on_device(row_offsets, device)
         self.col_indices = on_device(col_indices, device)
         self.weights = on_device(weights, device)
+        self.gpu = self.row_offsets.device.id if device == "gpu" else None
         self.directed = bool(directed)
         self._reverse = None
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
         # What operators look up on every call, made now: inside a loop captured on
         # the device, nothing may wait for the GPU or allocate.
-        self.max_out_degree = int(self.out_degrees().max()) if self.num_vertices else 0
-        self.row_partition = Partition(self.row_offsets, self.num_edges)  # merge-path partition of the rows
+        with self.on_its_gpu():
+            self.max_out_degree = int(self.out_degrees().max()) if self.num_vertices else 0
+            self.row_partition = Partition(self.row_offsets, self.num_edges)  # merge-path partition of the rows
 
     @property
     def num_vertices(self):
@@ -49,6 +54,14 @@ class Graph:
         weighted = "weighted" if self.weights is not None else "unweighted"
         return (f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
                 f"{kind}, {weighted}, device={self.device!r})")
+
+    def on_its_gpu(self):
+        """A `with` context in which CuPy's current device is the graph's GPU
+        (where its primitives must run); nothing on the CPU."""
+        if self.gpu is None:
+            return contextlib.nullcontext()
+        import cupy
+        return cupy.cuda.Device(self.gpu)
 
     def out_degrees(self):
         """Out-degree of every vertex (int64, on the graph's device)."""

@@ -14,7 +14,7 @@ import numpy
 
 from . import catalog
 from .arrays import to_host
-from .comm import NcclCommunicator, ThreadGroup, new_nccl_id
+from .comm import NcclCommunicator, ThreadGroup, TimedCommunicator, new_nccl_id
 from .enactor import Result
 from .partition import Part, load_part
 from .transforms.backend import gpu_unavailable_reason
@@ -70,7 +70,7 @@ def mpi_size():
     return 0
 
 
-def run_gpus(source, gpus, name, *args, runs=1, load_options=None, **options):
+def run_gpus(source, gpus, name, *args, runs=1, load_options=None, profile=False, **options):
     """Primitive `name` on the graph minigr.load(source, **load_options) gives
     (a file or generator spec), split over `gpus` GPUs, one process each
     talking through NCCL: spawned here, or, under an MPI launcher, the
@@ -78,9 +78,10 @@ def run_gpus(source, gpus, name, *args, runs=1, load_options=None, **options):
     Each rank builds its own part (load_part) and runs the primitive `runs`
     times after one warm-up: a list of joined Results, one per run, with the
     graph's and each part's facts in extra (Part.facts). A source of None is
-    the vertex of highest out-degree."""
+    the vertex of highest out-degree. profile: each part's time in its own
+    work and in communication (comm.TimedCommunicator) in its extra too."""
     partitioned_record(name)
-    task = (source, name, args, options, load_options or {}, runs)
+    task = (source, name, args, options, load_options or {}, runs, profile)
     if mpi_size():
         return _run_under_mpi(gpus, task)
     reason = gpu_unavailable_reason()
@@ -121,17 +122,26 @@ def _rank_work(rank, size, gpu, unique_id, task):
     """This rank's part built and the primitive run on it: its Results, values on the host."""
     import cupy
     os.environ.update(NCCL_ENVIRONMENT)
-    source, name, args, options, load_options, runs = task
+    source, name, args, options, load_options, runs, profile = task
     cupy.cuda.Device(gpu).use()
     comm = NcclCommunicator(unique_id, size, rank)
+    if profile:
+        comm = TimedCommunicator(comm)
     part = load_part(comm, source, device="gpu", **load_options)
     record = partitioned_record(name)
     if record.sourced and args[0] is None:
         args = (part.highest_degree_vertex(),) + args[1:]
-    record.partitioned(part, *args, **options)  # warm-up: compiles, builds the device loop
-    results = [record.partitioned(part, *args, **options).to_host() for _ in range(runs)]
     facts = dict(part.facts(), source=args[0] if record.sourced else None)
-    return [dataclasses.replace(r, extra={**r.extra, **facts}) for r in results]
+    record.partitioned(part, *args, **options)  # warm-up: compiles, builds the device loop
+    results = []
+    for _ in range(runs):
+        if profile:
+            comm.restart()
+        result = record.partitioned(part, *args, **options).to_host()
+        if profile:
+            facts["local_ms"], facts["communication_ms"] = comm.wait_ms()
+        results.append(dataclasses.replace(result, extra={**result.extra, **facts}))
+    return results
 
 
 def _gather(ranks, replies):

@@ -64,7 +64,9 @@ def _top_level(name):
         if unknown:
             raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
         options = record.check_options({key: keywords.pop(key) for key in own & set(keywords)})
-        return record.run(as_graph(graph, device, **keywords), *args, **options)
+        graph = as_graph(graph, device, **keywords)
+        with graph.on_its_gpu():
+            return record.run(graph, *args, **options)
 
     device = inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None)
     build = inspect.Parameter("build_options", inspect.Parameter.VAR_KEYWORD)

@@ -157,3 +157,19 @@ def test_no_traceback_from_the_command(tmp_path):
     assert done.stdout == ""
     assert done.stderr.startswith(f"minigr: error: {missing}: no such file")
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bfs", "--gpus", "0"], "--gpus must be at least 1, got 0"),
+    (["bfs", "--gpus", "2", "--device", "cpu"], "--gpus runs on GPUs; leave out --device cpu"),
+    (["bfs", "--gpus", "64"], "asked for 64 GPUs and this machine has"),
+    (["sssp", "--gpus", "2"], "sssp needs edge weights and kron:scale=18,edge_factor=16,seed=1 has none"),
+])
+def test_gpus_refused(capsys, argv, message):
+    assert message in error_of(capsys, argv)
+
+
+def test_gpus_only_for_primitives_with_a_partitioned_form(capsys):
+    with pytest.raises(SystemExit):
+        main(["color", "--gpus", "2"])
+    assert "unrecognized arguments: --gpus" in capsys.readouterr().err

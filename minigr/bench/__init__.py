@@ -2,14 +2,15 @@
 timed with CUDA events), side by side with what a Python user would do instead.
 
 Suites: transforms (transforms.py), operators (operators.py), primitives
-(primitives.py, alternatives.py), load (load.py), all. Tables go to stdout, progress to stderr
+(primitives.py, alternatives.py), load (load.py), all, and scaling over
+several GPUs (scaling.py; not in all). Tables go to stdout, progress to stderr
 when it is a terminal, --json appends JSON lines, --plot writes PNGs."""
 import sys
 
 from ..transforms.backend import resolve_device
 from ..transforms.errors import MinigrError
 
-SUITES = ("transforms", "operators", "primitives", "load", "all")
+SUITES = ("transforms", "operators", "primitives", "load", "all", "scaling")
 QUICK_MAX_LOG2 = 22
 
 
@@ -23,6 +24,7 @@ def add_arguments(p):
     p.add_argument("--warmup", type=int, help="untimed runs first (default 3)")
     p.add_argument("--max-log2", type=int, help="largest size, as a power of two (transforms; default 27, "
                    f"{QUICK_MAX_LOG2} with --quick)")
+    p.add_argument("--gpus", type=int, metavar="N", help="scaling: the GPUs to split over (default: all)")
     p.add_argument("--json", metavar="FILE", help="append one JSON object per measurement to FILE")
     p.add_argument("--plot", metavar="DIR", help="write PNG plots to DIR (needs minigr[plot])")
     return p
@@ -38,6 +40,8 @@ def check_arguments(args):
         args.warmup = 1 if args.quick else 3
     if args.runs < 1 or args.warmup < 0:
         raise MinigrError("--runs must be at least 1 and --warmup at least 0")
+    if args.gpus is not None and args.gpus < 1:
+        raise MinigrError(f"--gpus must be at least 1, got {args.gpus}")
     if args.max_log2 is None:
         args.max_log2 = QUICK_MAX_LOG2 if args.quick else 27
     if not 20 <= args.max_log2 <= 31:
@@ -69,6 +73,9 @@ def run(args):
         elif suite == "load":
             from . import load
             suite_rows = load.run(args, graphs)
+        elif suite == "scaling":
+            from . import scaling
+            suite_rows = scaling.run(args, graphs)
         else:
             from . import primitives
             suite_rows = primitives.run(args, graphs)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <algorithm>
+#include <chrono>
 
 #define __device__
 #define __host__
@@ -32,6 +33,8 @@ template <class T, class U, class V> inline T atomicCAS(T* address, U compare, V
 template <class T> inline T __ldg(const T* address) { return *address; }
 
 namespace minigr {
+
+inline long long now_ns() { return chrono::duration_cast<chrono::nanoseconds>(chrono::steady_clock::now().time_since_epoch()).count(); }
 
 template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
 template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }

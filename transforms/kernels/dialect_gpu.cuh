@@ -70,4 +70,12 @@ __device__ __forceinline__ To bit_cast(From from)
     return u.to;
 }
 
+// A clock in nanoseconds that every SM of the GPU agrees on (for timing phases).
+__device__ __forceinline__ long long now_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return (long long)t;
+}
+
 }  // namespace minigr

@@ -1,0 +1,93 @@
+"""Several GPUs: graphs on two GPUs of one process, and primitives on a graph
+split over GPUs (one process each, NCCL) giving the one-GPU results. Tests
+that need two GPUs skip where there are fewer."""
+import numpy
+import pytest
+
+import minigr
+from minigr import validate
+from minigr.cli import main
+from minigr.multi import run_gpus
+from minigr.transforms.backend import gpu_available
+
+pytestmark = pytest.mark.gpu
+SPECS = ("kron:scale=12,edge_factor=8,seed=2", "rgg:scale=12,seed=3", "grid:scale=12,seed=4")
+
+
+def gpu_count():
+    import cupy
+    return cupy.cuda.runtime.getDeviceCount() if gpu_available() else 0
+
+
+two_gpus = pytest.mark.skipif(gpu_count() < 2, reason="needs two GPUs")
+
+
+def one_gpu_results(spec, source):
+    graph = minigr.load(spec, weights="random", device="gpu")
+    return graph, {"bfs": minigr.bfs(graph, source).to_host(), "sssp": minigr.sssp(graph, source).to_host(),
+                   "pagerank": minigr.pagerank(graph, tol=1e-9).to_host()}
+
+
+def check_same(graph, name, source, got, expected):
+    """Results of a partitioned run against the one-GPU ones: equal depths and
+    distances (parents checked as trees), ranks within rounding."""
+    host = graph.to("cpu")
+    if name == "bfs":
+        assert numpy.array_equal(got.depth, expected.depth)
+        assert validate.check_bfs(host, source, got.depth, got.parent) == "ok"
+    elif name == "sssp":
+        assert numpy.array_equal(got.distance, expected.distance)
+        assert validate.check_sssp(host, source, got.distance, got.parent) == "ok"
+    else:
+        numpy.testing.assert_allclose(got.rank, expected.rank, rtol=0, atol=1e-13)
+        assert got.iterations == expected.iterations
+
+
+@two_gpus
+def test_graphs_on_two_gpus_of_one_process():
+    import cupy
+    graphs = []
+    for gpu in (0, 1):
+        with cupy.cuda.Device(gpu):
+            graphs.append(minigr.load(SPECS[0], weights="random", device="gpu"))
+    assert [g.gpu for g in graphs] == [0, 1]
+    for _ in range(2):  # each GPU's kernels, loops and buffers are its own: alternate
+        results = [(minigr.bfs(g, 7).to_host(), minigr.sssp(g, 7).to_host(), minigr.pagerank(g).to_host())
+                   for g in graphs]
+        assert numpy.array_equal(results[0][0].depth, results[1][0].depth)
+        assert numpy.array_equal(results[0][1].distance, results[1][1].distance)
+        assert numpy.array_equal(results[0][2].rank, results[1][2].rank)
+
+
+@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank"])
+def test_one_gpu_through_nccl(name):
+    spec, source = SPECS[0], 11
+    graph, expected = one_gpu_results(spec, source)
+    args = () if name == "pagerank" else (source,)
+    options = {"tol": 1e-9} if name == "pagerank" else {}
+    (got,) = run_gpus(spec, 1, name, *args, load_options={"weights": "random"}, **options)
+    check_same(graph, name, source, got, expected[name])
+
+
+@two_gpus
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank"])
+def test_two_gpus_give_the_one_gpu_results(spec, name):
+    source = 5
+    graph, expected = one_gpu_results(spec, source)
+    args = () if name == "pagerank" else (source,)
+    options = {"tol": 1e-9} if name == "pagerank" else {}
+    results = run_gpus(spec, 2, name, *args, runs=2, load_options={"weights": "random"}, **options)
+    for got in results:
+        assert [p["owned"] for p in got.parts] == [p["owned"] for p in results[0].parts]
+        assert sum(p["owned"] for p in got.parts) == graph.num_vertices
+        check_same(graph, name, source, got, expected[name])
+
+
+@two_gpus
+def test_two_gpus_from_the_command_line(capsys, tmp_path):
+    out = tmp_path / "depth.txt"
+    assert main(["bfs", SPECS[2], "--gpus", "2", "--validate", "--runs", "2", "--output", str(out)]) == 0
+    report = capsys.readouterr().out
+    assert "on the 2 GPUS" in report and "validation: ok" in report and "part 1:" in report
+    assert len(out.read_text().splitlines()) == 4097
