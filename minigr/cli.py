@@ -254,8 +254,9 @@ def _record(name, spec, facts, result, verdict):
 def _summary(records, facts, args):
     """The human-readable report of the runs, on stdout."""
     kind = ("directed" if facts["directed"] else "undirected") + (", weighted" if facts["weighted"] else "")
+    where = facts["device"]
     lines = [f"graph: {args.graph}: {facts['vertices']} vertices, {facts['edges']} edges, {kind}, "
-             f"on the {facts['device'].upper()}"]
+             f"on {'the ' + where.upper() if where in ('cpu', 'gpu') else where}"]
     if facts["source"] is not None:
         chosen = "" if args.source is not None else " (the highest; --source picks another)"
         degree = "" if facts.get("source_degree") is None else f", out-degree {facts['source_degree']}"

@@ -89,5 +89,5 @@ def test_two_gpus_from_the_command_line(capsys, tmp_path):
     out = tmp_path / "depth.txt"
     assert main(["bfs", SPECS[2], "--gpus", "2", "--validate", "--runs", "2", "--output", str(out)]) == 0
     report = capsys.readouterr().out
-    assert "on the 2 GPUS" in report and "validation: ok" in report and "part 1:" in report
+    assert "on 2 GPUs" in report and "validation: ok" in report and "part 1:" in report
     assert len(out.read_text().splitlines()) == 4097
