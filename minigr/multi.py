@@ -18,7 +18,7 @@ from .comm import NcclCommunicator, ThreadGroup, TimedCommunicator, new_nccl_id
 from .enactor import Result
 from .partition import Part, load_part
 from .transforms.backend import gpu_unavailable_reason
-from .transforms.errors import MinigrError
+from .transforms.errors import DeviceError, MinigrError
 
 # Set in every rank's environment: NVLink multicast can put a host's shared
 # GPUs out of service, and NCCL's bootstrap on one host goes over loopback.
@@ -132,7 +132,14 @@ def _rank_work(rank, size, gpu, unique_id, task):
     if record.sourced and args[0] is None:
         args = (part.highest_degree_vertex(),) + args[1:]
     facts = dict(part.facts(), source=args[0] if record.sourced else None)
-    record.partitioned(part, *args, **options)  # warm-up: compiles, builds the device loop
+    try:
+        record.partitioned(part, *args, **options)  # warm-up: compiles, builds the device loop
+    except DeviceError as exc:  # every rank fails alike: their loops are captured alike
+        if "cudaGraphInstantiate" not in str(exc) or options.get("loop", "device") != "device":
+            raise
+        options = dict(options, loop="host")
+        facts["loop"] = f"host (the loop on the device failed: {exc})"
+        record.partitioned(part, *args, **options)
     results = []
     for _ in range(runs):
         if profile:
