@@ -150,7 +150,8 @@ def _run_on_gpus(app, options, args):
                              runs=args.runs, load_options=load_options, **options)
     if results is None:  # an MPI rank other than 0: rank 0 reports
         return 0
-    facts = dict(results[0].extra, device=f"{len(results[0].parts)} GPUs")
+    facts = {key: value for key, value in results[0].extra.items() if key != "parts"}
+    facts["device"] = f"{len(results[0].parts)} GPUs"
     graph = io.load(args.graph, device="cpu", **load_options) if args.validate else None
     records = []
     for i, result in enumerate(results):

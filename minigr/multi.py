@@ -21,8 +21,11 @@ from .transforms.backend import gpu_unavailable_reason
 from .transforms.errors import DeviceError, MinigrError
 
 # Set in every rank's environment: NVLink multicast can put a host's shared
-# GPUs out of service, and NCCL's bootstrap on one host goes over loopback.
-NCCL_ENVIRONMENT = {"NCCL_NVLS_ENABLE": "0", "NCCL_SOCKET_IFNAME": "lo"}
+# GPUs out of service; NCCL's bootstrap on one host goes over loopback; and
+# without graph mixing support NCCL's calls can sit in a conditional node of
+# a CUDA graph (with it, cudaGraphInstantiate refuses the loop: 2 H200s,
+# NCCL 2.28.9, 2026-11-23).
+NCCL_ENVIRONMENT = {"NCCL_NVLS_ENABLE": "0", "NCCL_SOCKET_IFNAME": "lo", "NCCL_GRAPH_MIXING_SUPPORT": "0"}
 MPI_SIZE_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NTASKS")
 
 
@@ -142,6 +145,7 @@ def _rank_work(rank, size, gpu, unique_id, task):
         record.partitioned(part, *args, **options)
     results = []
     for _ in range(runs):
+        comm.barrier()  # the ranks start together, so no rank's time holds another's late start
         if profile:
             comm.restart()
         result = record.partitioned(part, *args, **options).to_host()

@@ -16,7 +16,7 @@ from .report import Column, format_table
 
 GRAPHS = {"kron_s25_e16": "kron:scale=25,edge_factor=16,seed=1", "grid_22": "grid:scale=22,seed=1"}
 QUICK = {"kron_s16_e16": "kron:scale=16,edge_factor=16,seed=1", "grid_16": "grid:scale=16,seed=1"}
-CASES = (("bfs", "depth", {}), ("sssp", "distance", {}), ("pagerank", "rank", {"tol": 1e-6}))
+CASES = (("bfs", "depth", {}), ("sssp", "distance", {}), ("pagerank", "rank", {"tol": 1e-9, "max_iter": 1000}))
 COLUMNS = [Column("graph", "graph", "{}", True), Column("primitive", "primitive", "{}", True),
            Column("GPUs", "gpus", "{}"), Column("ms", "ms", "{:.3f}"), Column("iterations", "iterations", "{}"),
            Column("ms/iteration", "ms_per_iteration", "{:.4f}"), Column("speedup", "speedup", "{:.2f}x"),
