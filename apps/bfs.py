@@ -14,7 +14,7 @@ from minigr.enactor import Problem, Result, Timer, check_source, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.operators import advance, advance_pull, neighbor_reduce
-from minigr.partition import Border
+from minigr.partition import Border, BorderFlags
 from minigr.transforms import DeviceCount, Functor, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
@@ -93,11 +93,11 @@ def bfs_part(part, source, *, idempotent=False, loop="device"):
     with Timer(part.graph.device) as timer:
         run.reset(source)
         levels, _ = run.run_loop(loop, max(part.num_vertices, 1))
-        parent = run.parents(source)
+        parent = run.parents()
     run.frontier.check_waiting()
     owned = part.owned
     edges = int(part.graph.out_degrees()[:owned][run.depth[:owned] >= 0].sum())
-    sent = sum(run.reached.volume()) + run.totals.nbytes
+    sent = sum(run.flags.volume()) + run.totals.nbytes
     return Result({"depth": run.depth[:owned].copy(), "parent": parent[:owned]}, levels, timer.ms, edges,
                   {"bytes_sent_per_iteration": sent})
 
@@ -142,39 +142,50 @@ class BFS(Problem):
         self.frontier.reset(source)
 
 
-# A part's vertex that a peer reached: it joins the next level here.
-REACHED = """void operator()(int v, int got) const {
-    if (got >= 0 && depth[v] < 0) {
-        depth[v] = got;
+# Flags crossing between parts after each level: proxies reached here go to
+# their owners, which take them into the next level (their parent found after
+# the run, marked -2 till then); owners flag their next level's vertices to
+# the proxies, whose depth pulling reads.
+REACHED_NOW = "bool operator()(int v) const { return depth[v] == iteration[0] + 1; }"
+TAKE_REACHED = """void operator()(int v) const {
+    if (depth[v] < 0) {
+        depth[v] = iteration[0] + 1;
+        parent[v] = -2;
         frontier.append_unique(v, row_offsets[v + 1] - row_offsets[v]);
     }
 }"""
-# The parent of v: its smallest-id in-neighbour one level up (global ids).
+SET_REACHED = "void operator()(int v) const { depth[v] = iteration[0] + 1; }"
+# The parent of v reached through a proxy: its smallest-id in-neighbour one level up (global ids).
 PARENT_ONE_UP = """int operator()(int v, int u, long long edge) const {
-    return depth[v] > 0 && depth[u] == depth[v] - 1 ? global_ids[u] : 2147483647;
+    return parent[v] == -2 && depth[u] == depth[v] - 1 ? global_ids[u] : 2147483647;
 }"""
 COUNT_NEXT = "void operator()(long long) const { totals[0] = frontier.appended(); totals[1] = frontier.appended_edges(); }"
 
 
 class PartitionedBFS(BFS):
-    """BFS on a part: after each level, vertices reached through proxies go to
-    their owners, every part learns its proxies' depths (what pulling reads),
-    and the next level's size and edges are summed over the parts."""
+    """BFS on a part: after each level, flags of the vertices reached through
+    proxies go to their owners, flags of each part's next level go to its
+    proxies (what pulling reads), and the next level's size and edges are
+    summed over the parts."""
 
     def __init__(self, part, idempotent):
         self.part = part
         self.totals = part.graph.xp.zeros(2, dtype=numpy.int64)
         super().__init__(part.graph, idempotent, part.num_vertices)
-        self.reached = Border(part, self.depth, Functor(REACHED, filename="<bfs reached>", headers=(FRONTIER_HEADER,),
-                                                        depth=self.depth, frontier=self.frontier.view,
-                                                        row_offsets=part.graph.row_offsets))
+        arrays = dict(depth=self.depth, iteration=self.loop.iteration)
+        now = Functor(REACHED_NOW, filename="<bfs reached now>", **arrays)
+        take = Functor(TAKE_REACHED, filename="<bfs take reached>", headers=(FRONTIER_HEADER,), parent=self.parent,
+                       frontier=self.frontier.view, row_offsets=part.graph.row_offsets, **arrays)
+        self.flags = BorderFlags(part, (now, take), (now, Functor(SET_REACHED, filename="<bfs set reached>", **arrays)))
+        self.depths = Border(part, self.depth)
         self.count = Functor(COUNT_NEXT, filename="<bfs count next>", totals=self.totals, frontier=self.frontier.view)
-        self.up = Functor(PARENT_ONE_UP, filename="<bfs parent>", depth=self.depth, global_ids=part.global_ids)
+        self.up = Functor(PARENT_ONE_UP, filename="<bfs parent>", depth=self.depth, parent=self.parent,
+                          global_ids=part.global_ids)
 
     def level(self):
         super().level()
-        self.reached.to_owners()
-        self.reached.to_proxies()
+        self.flags.to_owners()
+        self.flags.to_proxies()
         transform(1, self.count)
         self.part.comm.allreduce(self.totals)
 
@@ -184,11 +195,12 @@ class PartitionedBFS(BFS):
     def reset(self, source):
         local = self.part.local_id(source)
         self.depth.fill(-1)
+        self.parent.fill(-1)
         self.direction.fill(0)
         if local is None:
             self.frontier.reset()
         else:
-            self.depth[local] = 0
+            self.depth[local], self.parent[local] = 0, local
             self.direction[1] = self.graph.row_offsets[local + 1] - self.graph.row_offsets[local]
             self.direction[2] = 1
             self.frontier.reset(local)
@@ -196,13 +208,13 @@ class PartitionedBFS(BFS):
         self.part.comm.allreduce(unvisited)
         self.graph.xp.subtract(self.part.num_edges, unvisited, out=unvisited)
 
-    def parents(self, source):
-        """Every vertex's parent (global ids), from the depths: waits for them."""
-        parent = neighbor_reduce(self.graph, self.up, direction="in", reduce="min", dtype=numpy.int32)
-        parent[parent == numpy.iinfo(numpy.int32).max] = -1
-        if self.part.local_id(source) is not None:
-            parent[self.part.local_id(source)] = source
-        return parent
+    def parents(self):
+        """Every vertex's parent as a global id: the visit's (a local id till
+        now), or for vertices reached through a proxy, found from the depths."""
+        xp = self.graph.xp
+        self.depths.to_proxies()
+        found = neighbor_reduce(self.graph, self.up, direction="in", reduce="min", dtype=numpy.int32)
+        return xp.where(self.parent == -2, found, xp.where(self.parent >= 0, self.part.global_ids[self.parent], -1))
 
 
 ALTERNATIVES = (

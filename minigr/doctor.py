@@ -74,17 +74,22 @@ SAMPLE_GRAPHS = (("kron:scale=8,edge_factor=8,seed=1", {}), ("grid:scale=8,seed=
 
 def primitive_samples():
     """Every primitive of the catalog in each of its record's variants, on each
-    sample graph it takes (weighted; sourced ones from the highest-degree vertex)."""
+    sample graph it takes (weighted; sourced ones from the highest-degree
+    vertex), and on the graph split in two where it has a partitioned form."""
     from . import catalog
     from .io import load
+    from .multi import run_threads
     for spec, options in SAMPLE_GRAPHS:
         graph = load(spec, weights="random", device="cpu", **options)
         source = int(graph.out_degrees().argmax())
         for app in catalog.apps().values():
             if app.needs == "undirected" and graph.directed:
                 continue
+            arguments = [source] if app.sourced else []
             for variant in app.variants:
-                app.run(graph, *([source] if app.sourced else []), **variant)
+                app.run(graph, *arguments, **variant)
+                if app.partitioned is not None:
+                    run_threads(graph, 2, app.name, *arguments, **variant)
 
 
 # (name, workload run on the CPU while its GPU kernels are compiled)

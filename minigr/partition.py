@@ -18,6 +18,26 @@ from .transforms.errors import MinigrError
 
 _PACK = "void operator()(long long i) const { packed[i] = values[mirrors[i]]; }"
 _UNPACK = "void operator()(long long i) const { combine(mirrors[i], packed[i]); }"
+# Flags of one side of the border (entries: local ids, by peer; words: 32 flags
+# each, a peer's first flag starting a word). `peer` finds entry or word i's peer.
+_PEER = """__device__ int peer(const int64_t* offsets, long long i) const {
+    int q = 0;
+    while (offsets[q + 1] <= i) ++q;
+    return q;
+}"""
+_PACK_FLAGS = _PEER + """void operator()(long long w) const {
+    const int q = peer(word_offsets, w);
+    const long long first = entry_offsets[q] + (w - word_offsets[q]) * 32;
+    const long long last = min(first + 32, (long long)entry_offsets[q + 1]);
+    unsigned bits = 0;
+    for (long long i = first; i < last; ++i) bits |= (unsigned)test(entries[i]) << (i - first);
+    words[w] = bits;
+}"""
+_UNPACK_FLAGS = _PEER + """void operator()(long long i) const {
+    const int q = peer(entry_offsets, i);
+    const long long k = i - entry_offsets[q];
+    if (words[word_offsets[q] + k / 32] >> (k % 32) & 1u) apply(entries[i]);
+}"""
 
 
 def vertex_bounds(degrees, parts):
@@ -210,3 +230,58 @@ class Border:
     def volume(self):
         """Bytes this rank sends in one exchange, either way summed over peers: (to proxies, to owners)."""
         return self.packed.nbytes, sum(p.nbytes for p in self._proxies)
+
+
+class BorderFlags:
+    """One flag per border vertex, 32 to a word (a bitmap: 32 times less than
+    Border's int32 values), exchanged with buffers made once. to_owners():
+    each proxy's flag is test(v) on its rank, and each owner calls apply(v)
+    on its mirrors whose flag is set; to_proxies(): owners test their mirrors
+    and apply reaches the flagged proxies. test: a Functor with `bool
+    operator()(int v) const`, apply one with `void operator()(int v) const`,
+    v local ids; Functors are given per direction as (test, apply)."""
+
+    def __init__(self, part, to_owners, to_proxies):
+        xp, owned = part.xp, part.owned
+        proxies = xp.arange(owned, part.graph.num_vertices, dtype=numpy.int32)
+        self.part = part
+        self.proxies = _FlagSide(xp, proxies, part.proxy_offsets - owned)
+        self.mirrors = _FlagSide(xp, part.mirrors, part.mirror_offsets)
+        self._to_owners = (self.proxies.pack(to_owners[0]), self.mirrors.unpack(to_owners[1]))
+        self._to_proxies = (self.mirrors.pack(to_proxies[0]), self.proxies.unpack(to_proxies[1]))
+
+    def to_owners(self):
+        pack, unpack = self._to_owners
+        pack()
+        self.part.comm.exchange(self.proxies.by_peer, self.mirrors.by_peer)
+        unpack()
+
+    def to_proxies(self):
+        pack, unpack = self._to_proxies
+        pack()
+        self.part.comm.exchange(self.mirrors.by_peer, self.proxies.by_peer)
+        unpack()
+
+    def volume(self):
+        """Bytes this rank sends in one exchange: (to proxies, to owners)."""
+        return self.mirrors.words.nbytes, self.proxies.words.nbytes
+
+
+class _FlagSide:
+    """One side of a BorderFlags: its entries (local ids), their words, and the words of each peer."""
+
+    def __init__(self, xp, entries, entry_offsets):
+        counts = numpy.diff(entry_offsets)
+        word_offsets = numpy.concatenate([[0], numpy.cumsum(-(-counts // 32))]).astype(numpy.int64)
+        self.words = xp.zeros(int(word_offsets[-1]), dtype=numpy.uint32)
+        self.by_peer = [self.words[a:b] for a, b in zip(word_offsets, word_offsets[1:])]
+        self.captures = dict(entries=entries, words=self.words, entry_offsets=xp.asarray(entry_offsets),
+                             word_offsets=xp.asarray(word_offsets))
+
+    def pack(self, test):
+        f = Functor(_PACK_FLAGS, filename="<border flags pack>", test=test, **self.captures)
+        return lambda: transform(len(self.words), f)
+
+    def unpack(self, apply):
+        f = Functor(_UNPACK_FLAGS, filename="<border flags unpack>", apply=apply, **self.captures)
+        return lambda: transform(len(self.captures["entries"]), f)
