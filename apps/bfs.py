@@ -13,7 +13,7 @@ from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
-from minigr.operators import advance, advance_pull, neighbor_reduce
+from minigr.operators import advance, advance_pull
 from minigr.partition import Border, BorderFlags
 from minigr.transforms import DeviceCount, Functor, transform
 
@@ -155,9 +155,15 @@ TAKE_REACHED = """void operator()(int v) const {
     }
 }"""
 SET_REACHED = "void operator()(int v) const { depth[v] = iteration[0] + 1; }"
-# The parent of v reached through a proxy: its smallest-id in-neighbour one level up (global ids).
-PARENT_ONE_UP = """int operator()(int v, int u, long long edge) const {
-    return parent[v] == -2 && depth[u] == depth[v] - 1 ? global_ids[u] : 2147483647;
+# The parent of a vertex reached through a proxy: the first in-neighbour one
+# level up that a pull finds (global ids).
+REACHED_THROUGH_PROXY = "bool operator()(int v) const { return parent[v] == -2; }"
+ONE_UP = """
+bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+    return depth[src] == depth[dst] - 1;
+}
+void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+    found[dst] = global_ids[src];
 }"""
 COUNT_NEXT = "void operator()(long long) const { totals[0] = frontier.appended(); totals[1] = frontier.appended_edges(); }"
 
@@ -179,8 +185,10 @@ class PartitionedBFS(BFS):
         self.flags = BorderFlags(part, (now, take), (now, Functor(SET_REACHED, filename="<bfs set reached>", **arrays)))
         self.depths = Border(part, self.depth)
         self.count = Functor(COUNT_NEXT, filename="<bfs count next>", totals=self.totals, frontier=self.frontier.view)
-        self.up = Functor(PARENT_ONE_UP, filename="<bfs parent>", depth=self.depth, parent=self.parent,
-                          global_ids=part.global_ids)
+        self.found = part.xp.empty_like(self.parent)
+        self.one_up = Functor(ONE_UP, filename="<bfs parent>", depth=self.depth, found=self.found,
+                              global_ids=part.global_ids)
+        self.through_proxy = Functor(REACHED_THROUGH_PROXY, filename="<bfs through proxy>", parent=self.parent)
 
     def level(self):
         super().level()
@@ -213,8 +221,9 @@ class PartitionedBFS(BFS):
         now), or for vertices reached through a proxy, found from the depths."""
         xp = self.graph.xp
         self.depths.to_proxies()
-        found = neighbor_reduce(self.graph, self.up, direction="in", reduce="min", dtype=numpy.int32)
-        return xp.where(self.parent == -2, found, xp.where(self.parent >= 0, self.part.global_ids[self.parent], -1))
+        advance_pull(self.graph, self.one_up, self.through_proxy)
+        global_parent = self.part.global_ids[xp.maximum(self.parent, 0)]
+        return xp.where(self.parent == -2, self.found, xp.where(self.parent >= 0, global_parent, -1))
 
 
 ALTERNATIVES = (
