@@ -1,17 +1,18 @@
 """Graphs split over ranks (minigr.partition, minigr.comm, minigr.multi) on the
 CPU backend, ranks as threads: the parts hold the whole graph once, borders
-agree between owners and peers, and BFS, SSSP and PageRank on P = 1..4 parts
-give the single-partition results on the nasty graphs."""
+agree between owners and peers, and BFS, SSSP, PageRank and WCC on P = 1..4
+parts give the single-partition results on the nasty graphs."""
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy
 import pytest
 
-from minigr import load, validate
+from minigr import Graph, load, validate
 from minigr.apps.bfs import bfs
 from minigr.apps.pagerank import pagerank
 from minigr.apps.sssp import sssp
+from minigr.apps.wcc import wcc
 from minigr.comm import ThreadGroup
 from minigr.multi import run_threads
 from minigr.partition import Part, load_part, vertex_bounds
@@ -167,13 +168,27 @@ def test_pagerank_on_parts(parts):
             numpy.testing.assert_allclose(got.rank, expected.rank, rtol=0, atol=1e-14, err_msg=name)
 
 
+@pytest.mark.parametrize("parts", PARTS)
+def test_wcc_on_parts(parts):
+    for name, graph in {**nasty_graphs("cpu"), "chain": chain(60)}.items():
+        expected = wcc(graph)
+        got = run_threads(graph, parts, "wcc")
+        assert numpy.array_equal(got.component, expected.component), name
+
+
+def chain(n):
+    """A path whose ids alternate between the ends of the id range: each hop crosses parts."""
+    order = numpy.argsort(numpy.arange(n) % 2, kind="stable")
+    return Graph.from_edges(order[:-1], order[1:], num_vertices=n, symmetrize=True, device="cpu")
+
+
 def test_errors_on_parts():
     graph = nasty_graphs("cpu")["random_directed"]
     with pytest.raises(MinigrError, match="source 300 is out of range"):
         run_threads(graph, 2, "bfs", 300)
     with pytest.raises(MinigrError, match="SSSP needs edge weights"):
         run_threads(graph, 3, "sssp", 0)
-    with pytest.raises(MinigrError, match="color has no partitioned form yet; these have: bfs, pagerank, sssp"):
+    with pytest.raises(MinigrError, match="color has no partitioned form yet; these have: bfs, pagerank, sssp, wcc"):
         run_threads(graph, 2, "color")
     with pytest.raises(MinigrError, match="parts must be a positive integer"):
         run_threads(graph, 0, "bfs", 0)
