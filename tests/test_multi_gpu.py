@@ -25,12 +25,12 @@ two_gpus = pytest.mark.skipif(gpu_count() < 2, reason="needs two GPUs")
 def one_gpu_results(spec, source):
     graph = minigr.load(spec, weights="random", device="gpu")
     return graph, {"bfs": minigr.bfs(graph, source).to_host(), "sssp": minigr.sssp(graph, source).to_host(),
-                   "pagerank": minigr.pagerank(graph, tol=1e-9).to_host()}
+                   "pagerank": minigr.pagerank(graph, tol=1e-9).to_host(), "wcc": minigr.wcc(graph).to_host()}
 
 
 def check_same(graph, name, source, got, expected):
-    """Results of a partitioned run against the one-GPU ones: equal depths and
-    distances (parents checked as trees), ranks within rounding."""
+    """Results of a partitioned run against the one-GPU ones: equal depths,
+    distances (parents checked as trees) and components, ranks within rounding."""
     host = graph.to("cpu")
     if name == "bfs":
         assert numpy.array_equal(got.depth, expected.depth)
@@ -38,6 +38,8 @@ def check_same(graph, name, source, got, expected):
     elif name == "sssp":
         assert numpy.array_equal(got.distance, expected.distance)
         assert validate.check_sssp(host, source, got.distance, got.parent) == "ok"
+    elif name == "wcc":
+        assert numpy.array_equal(got.component, expected.component)
     else:
         numpy.testing.assert_allclose(got.rank, expected.rank, rtol=0, atol=1e-13)
         assert got.iterations == expected.iterations
@@ -59,11 +61,11 @@ def test_graphs_on_two_gpus_of_one_process():
         assert numpy.array_equal(results[0][2].rank, results[1][2].rank)
 
 
-@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank"])
+@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank", "wcc"])
 def test_one_gpu_through_nccl(name):
     spec, source = SPECS[0], 11
     graph, expected = one_gpu_results(spec, source)
-    args = () if name == "pagerank" else (source,)
+    args = (source,) if name in ("bfs", "sssp") else ()
     options = {"tol": 1e-9} if name == "pagerank" else {}
     (got,) = run_gpus(spec, 1, name, *args, load_options={"weights": "random"}, **options)
     check_same(graph, name, source, got, expected[name])
@@ -71,11 +73,11 @@ def test_one_gpu_through_nccl(name):
 
 @two_gpus
 @pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank"])
+@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank", "wcc"])
 def test_two_gpus_give_the_one_gpu_results(spec, name):
     source = 5
     graph, expected = one_gpu_results(spec, source)
-    args = () if name == "pagerank" else (source,)
+    args = (source,) if name in ("bfs", "sssp") else ()
     options = {"tol": 1e-9} if name == "pagerank" else {}
     results = run_gpus(spec, 2, name, *args, runs=2, load_options={"weights": "random"}, **options)
     for got in results:

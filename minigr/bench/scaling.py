@@ -1,7 +1,9 @@
-"""Scaling over GPUs: BFS, SSSP and PageRank on one GPU (the plain primitive)
+"""Scaling over GPUs: BFS, SSSP, PageRank and WCC on one GPU (the plain primitive)
 and on the graph split over P GPUs (minigr.multi.run_gpus: one process per
 GPU, NCCL), on the same graphs and sources, side by side: median time,
-iterations, speedup over one GPU, the bytes each rank sends per iteration,
+iterations, speedup over one GPU (in time; per iteration it differs where
+the parts take more iterations: SSSP's buckets, WCC's rounds), the bytes each
+rank sends per iteration,
 and where the P-GPU time goes: each rank's own work and its time in
 communication (transfers, and waiting for slower ranks), from one more run
 with timing marks (comm.TimedCommunicator; they cost a little, so that run
@@ -10,13 +12,15 @@ import statistics
 
 import numpy
 
+from .. import catalog
 from ..graph import to_host
 from . import progress
 from .report import Column, format_table
 
 GRAPHS = {"kron_s25_e16": "kron:scale=25,edge_factor=16,seed=1", "grid_22": "grid:scale=22,seed=1"}
 QUICK = {"kron_s16_e16": "kron:scale=16,edge_factor=16,seed=1", "grid_16": "grid:scale=16,seed=1"}
-CASES = (("bfs", "depth", {}), ("sssp", "distance", {}), ("pagerank", "rank", {"tol": 1e-9, "max_iter": 1000}))
+CASES = (("bfs", "depth", {}), ("sssp", "distance", {}), ("pagerank", "rank", {"tol": 1e-9, "max_iter": 1000}),
+         ("wcc", "component", {}))
 COLUMNS = [Column("graph", "graph", "{}", True), Column("primitive", "primitive", "{}", True),
            Column("GPUs", "gpus", "{}"), Column("ms", "ms", "{:.3f}"), Column("iterations", "iterations", "{}"),
            Column("ms/iteration", "ms_per_iteration", "{:.4f}"), Column("speedup", "speedup", "{:.2f}x"),
@@ -55,7 +59,7 @@ def _one_gpu(spec, args):
     found = {}
     for app, key, options in CASES:
         run = getattr(minigr, app)
-        arguments = () if app == "pagerank" else (source,)
+        arguments = (source,) if catalog.app(app).sourced else ()
         for _ in range(args.warmup):
             run(graph, *arguments, **options)
         results = [run(graph, *arguments, **options) for _ in range(args.runs)]
@@ -71,7 +75,7 @@ def _gpus(spec, gpus, app, key, options, single, args):
     """The row of `app` on `gpus` GPUs, checked against the one-GPU values."""
     from ..multi import run_gpus
     row, expected = single
-    arguments = () if app == "pagerank" else (row["source"],)
+    arguments = (row["source"],) if catalog.app(app).sourced else ()
     load = {"weights": "random"}
     results = run_gpus(spec, gpus, app, *arguments, runs=args.runs, load_options=load, **options)
     (profiled,) = run_gpus(spec, gpus, app, *arguments, load_options=load, profile=True, **options)
@@ -80,7 +84,7 @@ def _gpus(spec, gpus, app, key, options, single, args):
     same = numpy.allclose(got, expected, rtol=0, atol=1e-12) if app == "pagerank" else numpy.array_equal(got, expected)
     iterations = results[0].iterations
     return dict(ms=ms, iterations=iterations, ms_per_iteration=ms / iterations,
-                speedup=row["ms_per_iteration"] / (ms / iterations),
+                speedup=row["ms"] / ms,
                 mb_sent_per_iteration=" ".join(f"{p['bytes_sent_per_iteration'] / 1e6:.2f}" for p in results[0].parts),
                 own_ms=" ".join(f"{p['local_ms']:.2f}" for p in profiled.parts),
                 communication_ms=" ".join(f"{p['communication_ms']:.2f}" for p in profiled.parts),
