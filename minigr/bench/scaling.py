@@ -1,13 +1,12 @@
 """Scaling over GPUs: BFS, SSSP, PageRank and WCC on one GPU (the plain primitive)
-and on the graph split over P GPUs (minigr.multi.run_gpus: one process per
-GPU, NCCL), on the same graphs and sources, side by side: median time,
-iterations, speedup over one GPU (in time; per iteration it differs where
-the parts take more iterations: SSSP's buckets, WCC's rounds), the bytes each
-rank sends per iteration,
-and where the P-GPU time goes: each rank's own work and its time in
-communication (transfers, and waiting for slower ranks), from one more run
-with timing marks (comm.TimedCommunicator; they cost a little, so that run
-is not the one timed). The P-GPU results are checked against one GPU's."""
+and on the graph split over P GPUs (minigr.multi.run_gpus: one process per GPU,
+NCCL), on the same graphs and sources, side by side: median time, iterations,
+speedup over one GPU (in time; per iteration it differs where the parts take
+more iterations: SSSP's buckets, WCC's rounds), the bytes each rank sends per
+iteration, and where the P-GPU time goes: each rank's own work and its time in
+communication (transfers, and waiting for slower ranks), from one more run with
+timing marks (comm.TimedCommunicator; they cost a little, so that run is not
+the one timed). The P-GPU results are checked against one GPU's."""
 import statistics
 
 import numpy
