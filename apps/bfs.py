@@ -13,8 +13,8 @@ from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
-from minigr.operators import advance, advance_pull
-from minigr.partition import Border, BorderFlags
+from minigr.operators import advance, advance_pull, neighbor_reduce
+from minigr.partition import BorderFlags
 from minigr.transforms import DeviceCount, Functor, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
@@ -155,15 +155,11 @@ TAKE_REACHED = """void operator()(int v) const {
     }
 }"""
 SET_REACHED = "void operator()(int v) const { depth[v] = iteration[0] + 1; }"
-# The parent of a vertex reached through a proxy: the first in-neighbour one
-# level up that a pull finds (global ids).
-REACHED_THROUGH_PROXY = "bool operator()(int v) const { return parent[v] == -2; }"
-ONE_UP = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return depth[src] == depth[dst] - 1;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    found[dst] = global_ids[src];
+# The parent of a vertex reached through a proxy: its smallest-id in-neighbour
+# one level up (global ids; every part knows the depth of its proxies that were
+# ever in a level, from the flags).
+PARENT_ONE_UP = """int operator()(int v, int u, long long edge) const {
+    return depth[u] == depth[v] - 1 ? global_ids[u] : 2147483647;
 }"""
 COUNT_NEXT = "void operator()(long long) const { totals[0] = frontier.appended(); totals[1] = frontier.appended_edges(); }"
 
@@ -183,12 +179,10 @@ class PartitionedBFS(BFS):
         take = Functor(TAKE_REACHED, filename="<bfs take reached>", headers=(FRONTIER_HEADER,), parent=self.parent,
                        frontier=self.frontier.view, row_offsets=part.graph.row_offsets, **arrays)
         self.flags = BorderFlags(part, (now, take), (now, Functor(SET_REACHED, filename="<bfs set reached>", **arrays)))
-        self.depths = Border(part, self.depth)
         self.count = Functor(COUNT_NEXT, filename="<bfs count next>", totals=self.totals, frontier=self.frontier.view)
+        self.through_proxy = Frontier(part.graph.num_vertices, part.graph.device, capacity=part.graph.num_vertices)
         self.found = part.xp.empty_like(self.parent)
-        self.one_up = Functor(ONE_UP, filename="<bfs parent>", depth=self.depth, found=self.found,
-                              global_ids=part.global_ids)
-        self.through_proxy = Functor(REACHED_THROUGH_PROXY, filename="<bfs through proxy>", parent=self.parent)
+        self.one_up = Functor(PARENT_ONE_UP, filename="<bfs parent>", depth=self.depth, global_ids=part.global_ids)
 
     def level(self):
         super().level()
@@ -203,12 +197,13 @@ class PartitionedBFS(BFS):
     def reset(self, source):
         local = self.part.local_id(source)
         self.depth.fill(-1)
+        self.depth[self.part.global_ids == source] = 0  # the source's proxies too: no flag says level 0
         self.parent.fill(-1)
         self.direction.fill(0)
         if local is None:
             self.frontier.reset()
         else:
-            self.depth[local], self.parent[local] = 0, local
+            self.parent[local] = local
             self.direction[1] = self.graph.row_offsets[local + 1] - self.graph.row_offsets[local]
             self.direction[2] = 1
             self.frontier.reset(local)
@@ -220,8 +215,9 @@ class PartitionedBFS(BFS):
         """Every vertex's parent as a global id: the visit's (a local id till
         now), or for vertices reached through a proxy, found from the depths."""
         xp = self.graph.xp
-        self.depths.to_proxies()
-        advance_pull(self.graph, self.one_up, self.through_proxy)
+        self.through_proxy.reset(xp.flatnonzero(self.parent == -2))
+        neighbor_reduce(self.graph, self.one_up, frontier=self.through_proxy, out=self.found, direction="in",
+                        reduce="min")
         global_parent = self.part.global_ids[xp.maximum(self.parent, 0)]
         return xp.where(self.parent == -2, self.found, xp.where(self.parent >= 0, global_parent, -1))
 

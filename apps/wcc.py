@@ -132,7 +132,8 @@ def wcc_part(part):
 # proxies have, proxies their owners'. A round in which no component's label
 # fell leaves every proxy with its owner's label: then nothing can fall.
 NO_LABEL = "void operator()(long long v) const { lowest[v] = 2147483647; }"
-LOWEST = "void operator()(long long v) const { atomicMin(&lowest[root[v]], label[v]); }"
+# (read first: most labels of a component are equal, and atomics on one word queue)
+LOWEST = "void operator()(long long v) const { if (label[v] < lowest[root[v]]) atomicMin(&lowest[root[v]], label[v]); }"
 TAKE_LOWEST = """void operator()(long long v) const {
     const int l = lowest[root[v]];
     if (l < label[v]) { label[v] = l; changed[0] = 1; }

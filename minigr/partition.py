@@ -33,10 +33,12 @@ _PACK_FLAGS = _PEER + """void operator()(long long w) const {
     for (long long i = first; i < last; ++i) bits |= (unsigned)test(entries[i]) << (i - first);
     words[w] = bits;
 }"""
-_UNPACK_FLAGS = _PEER + """void operator()(long long i) const {
-    const int q = peer(entry_offsets, i);
-    const long long k = i - entry_offsets[q];
-    if (words[word_offsets[q] + k / 32] >> (k % 32) & 1u) apply(entries[i]);
+_UNPACK_FLAGS = _PEER + """void operator()(long long w) const {
+    unsigned bits = words[w];
+    if (!bits) return;
+    const long long first = entry_offsets[peer(word_offsets, w)] + (w - word_offsets[peer(word_offsets, w)]) * 32;
+    for (int b = 0; bits; ++b, bits >>= 1)
+        if (bits & 1u) apply(entries[first + b]);
 }"""
 
 
@@ -284,4 +286,4 @@ class _FlagSide:
 
     def unpack(self, apply):
         f = Functor(_UNPACK_FLAGS, filename="<border flags unpack>", apply=apply, **self.captures)
-        return lambda: transform(len(self.captures["entries"]), f)
+        return lambda: transform(len(self.words), f)
