@@ -1,3 +1,4 @@
 from .cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when --gpus's spawned ranks import the main module
+    raise SystemExit(main())

@@ -1,6 +1,11 @@
 """Several GPUs: graphs on two GPUs of one process, and primitives on a graph
 split over GPUs (one process each, NCCL) giving the one-GPU results. Tests
 that need two GPUs skip where there are fewer."""
+import os
+import shutil
+import subprocess
+import sys
+
 import numpy
 import pytest
 
@@ -92,4 +97,18 @@ def test_two_gpus_from_the_command_line(capsys, tmp_path):
     assert main(["bfs", SPECS[2], "--gpus", "2", "--validate", "--runs", "2", "--output", str(out)]) == 0
     report = capsys.readouterr().out
     assert "on 2 GPUs" in report and "validation: ok" in report and "part 1:" in report
+    assert len(out.read_text().splitlines()) == 4097
+
+
+@two_gpus
+@pytest.mark.skipif(shutil.which("mpirun") is None, reason="needs an MPI launcher (mpirun)")
+def test_two_gpus_under_mpirun(tmp_path):
+    """Under mpirun the launcher's ranks run the parts (NCCL bootstrapped through mpi4py); rank 0 reports."""
+    pytest.importorskip("mpi4py", reason="MPI bootstrapping needs mpi4py")
+    root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+    out = tmp_path / "component.txt"
+    done = subprocess.run(["mpirun", "-n", "2", *root, sys.executable, "-m", "minigr", "wcc", SPECS[1], "--gpus", "2",
+                           "--validate", "--output", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("validation: ok") == 1 and "on 2 GPUs" in done.stdout
     assert len(out.read_text().splitlines()) == 4097
