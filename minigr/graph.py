@@ -13,8 +13,9 @@ from .transforms.loop import capturing
 MAX_VERTICES = np.iinfo(np.int32).max  # column indices are int32
 DROPPED = np.int64(np.iinfo(np.int64).max)  # the key of an edge left out; it sorts last
 
-# Graph._build's steps on either device, as functors: CuPy would compile a kernel for each
+# Graph's steps on either device, as functors: CuPy would compile a kernel for each
 # elementwise operation on first use (0.1 s apiece on an H100; a functor's kernel, 0.02 s).
+DEGREES = "void operator()(long long v) const { degrees[v] = row_offsets[v + 1] - row_offsets[v]; }"
 # Edge i's key, src << shift | dst, and with symmetrize its reverse's, at m + i.
 EDGE_KEYS = """void operator()(long long i) const {
     const long long s = src[i], d = dst[i];
@@ -98,7 +99,10 @@ class Graph:
 
     def out_degrees(self):
         """Out-degree of every vertex (int64, on the graph's device)."""
-        return self.xp.diff(self.row_offsets)
+        degrees = self.xp.empty(self.num_vertices, np.int64)
+        transform(self.num_vertices, Functor(DEGREES, filename="<out degrees>", row_offsets=self.row_offsets,
+                                             degrees=degrees))
+        return degrees
 
     def edge_sources(self):
         """Source vertex of every stored edge (int64, on the graph's device): the CSR rows
