@@ -4,7 +4,7 @@ import contextlib
 import numpy as np
 
 from .arrays import from_any, on_device, sort, to_host
-from .transforms import Functor, compact_transform, transform
+from .transforms import Functor, compact_transform, lbs_transform, transform
 from .transforms.api import Partition
 from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
@@ -16,6 +16,7 @@ DROPPED = np.int64(np.iinfo(np.int64).max)  # the key of an edge left out; it so
 # Graph's steps on either device, as functors: CuPy would compile a kernel for each
 # elementwise operation on first use (0.1 s apiece on an H100; a functor's kernel, 0.02 s).
 DEGREES = "void operator()(long long v) const { degrees[v] = row_offsets[v + 1] - row_offsets[v]; }"
+ROWS = "void operator()(long long idx, long long row, long long rank) const { rows[idx] = row; }"
 # Edge i's key, src << shift | dst, and with symmetrize its reverse's, at m + i.
 EDGE_KEYS = """void operator()(long long i) const {
     const long long s = src[i], d = dst[i];
@@ -107,7 +108,7 @@ class Graph:
     def edge_sources(self):
         """Source vertex of every stored edge (int64, on the graph's device): the CSR rows
         expanded to one entry per edge."""
-        return _edge_rows(self.xp, self.row_offsets, self.num_edges)
+        return _edge_rows(self.xp, self.row_offsets, self.num_edges, self.row_partition)
 
     def reverse(self):
         """The transpose (in-neighbours as CSR, i.e. the CSC of this graph), built once and
@@ -199,7 +200,7 @@ class Graph:
         n = _vertex_count(len(row_offsets) - 1)
         _check_ids(xp, col_indices, n, "col_indices")
         weights = _weight_array(weights, len(col_indices), xp)
-        rows = _edge_rows(xp, row_offsets, len(col_indices))
+        rows = _edge_rows(xp, row_offsets.astype(np.int64, copy=False), len(col_indices))
         unsorted = (col_indices[1:] < col_indices[:-1]) & (rows[1:] == rows[:-1])
         if bool(unsorted.any()) or not directed:
             return cls._build(rows, col_indices, weights, n, directed=directed, device=device)
@@ -312,9 +313,12 @@ def _check_ids(xp, ids, n, name):
                           f"(ids are 0 to {n - 1})")
 
 
-def _edge_rows(xp, row_offsets, count):
-    """The row of each of the `count` entries a CSR's row_offsets describe (int64)."""
-    return xp.searchsorted(row_offsets, xp.arange(count, dtype=np.int64), side="right") - 1
+def _edge_rows(xp, row_offsets, count, partition=None):
+    """The row of each of the `count` entries a CSR's row_offsets (int32 or int64) describe
+    (int64); partition: a Partition of row_offsets, to reuse."""
+    rows = xp.empty(count, np.int64)
+    lbs_transform(row_offsets, Functor(ROWS, filename="<edge rows>", rows=rows), total=count, partition=partition)
+    return rows
 
 
 def _sorted_keys(xp, key, weights):
