@@ -15,7 +15,7 @@ from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.operators import advance, advance_pull, neighbor_reduce
 from minigr.partition import BorderFlags
-from minigr.transforms import DeviceCount, Functor, transform
+from minigr.transforms import DeviceCount, Functor, scan_transform, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
 VISIT = """
@@ -67,6 +67,21 @@ NEXT_LEVEL_OF_PARTS = CHOOSE + """bool operator()() const {
     choose(totals[0], totals[1], frontier.next_level());
     return totals[0] > 0;
 }"""
+# A run's start, and the edges it reached, as functors rather than CuPy calls, which CuPy
+# would compile on first use (0.1 s each on an H100). direction as NEXT_LEVEL keeps it.
+RESET = """void operator()(long long v) const {
+    depth[v] = v == root ? 0 : -1;
+    parent[v] = v == root ? root : -1;
+    if (v == 0) {
+        direction[0] = 0;
+        direction[1] = edges - (row_offsets[root + 1] - row_offsets[root]);
+        direction[2] = 1;
+        direction[3] = 0;
+    }
+}"""
+REACHED_EDGES = """long long operator()(long long v) const {
+    return depth[v] >= 0 ? row_offsets[v + 1] - row_offsets[v] : 0;
+}"""
 ALPHA, BETA = 14, 24
 UNROLL = 4  # levels per iteration of the device loop: an empty level does nothing
 
@@ -81,7 +96,8 @@ def bfs(graph, source, *, idempotent=False, loop="device"):
         run.reset(source)
         levels, _ = run.run_loop(loop, max(graph.num_vertices, 1))
     run.frontier.check_waiting()
-    edges = int(graph.out_degrees()[run.depth >= 0].sum())
+    _, edges = scan_transform(graph.num_vertices, Functor(REACHED_EDGES, filename="<bfs reached edges>",
+                                                          depth=run.depth, row_offsets=graph.row_offsets))
     return Result({"depth": run.depth.copy(), "parent": run.parent.copy()}, levels, timer.ms, edges)
 
 
@@ -111,7 +127,7 @@ class BFS(Problem):
         self.graph, self.idempotent = graph, idempotent
         self.depth = xp.empty(n, dtype=numpy.int32)
         self.parent = xp.empty(n, dtype=numpy.int32)
-        self.direction = xp.zeros(4, dtype=numpy.int64)
+        self.direction = xp.empty(4, dtype=numpy.int64)
         self.frontier = Frontier(n, graph.device, capacity=n, edges=True)
         arrays = dict(depth=self.depth, parent=self.parent)
         self.push = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", **arrays)
@@ -133,12 +149,10 @@ class BFS(Problem):
         return Functor(NEXT_LEVEL, filename="<bfs next level>", **self.settings)
 
     def reset(self, source):
-        self.depth.fill(-1)
-        self.parent.fill(-1)
-        self.depth[source], self.parent[source] = 0, source
-        self.direction.fill(0)
-        self.direction[1] = self.graph.num_edges - (self.graph.row_offsets[source + 1] - self.graph.row_offsets[source])
-        self.direction[2] = 1
+        graph = self.graph
+        transform(graph.num_vertices, Functor(RESET, filename="<bfs reset>", depth=self.depth, parent=self.parent,
+                                              direction=self.direction, row_offsets=graph.row_offsets,
+                                              root=numpy.int32(source), edges=numpy.int64(graph.num_edges)))
         self.frontier.reset(source)
 
 

@@ -2,15 +2,50 @@
 import contextlib
 
 import numpy as np
-import scipy.sparse
 
 from .arrays import from_any, on_device, sort, to_host
+from .transforms import Functor, compact_transform, lbs_transform, transform
 from .transforms.api import Partition
 from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
 from .transforms.loop import capturing
 
 MAX_VERTICES = np.iinfo(np.int32).max  # column indices are int32
+DROPPED = np.int64(np.iinfo(np.int64).max)  # the key of an edge left out; it sorts last
+
+# Graph's steps on either device, as functors: CuPy would compile a kernel for each
+# elementwise operation on first use (0.1 s apiece on an H100; a functor's kernel, 0.02 s).
+DEGREES = "void operator()(long long v) const { degrees[v] = row_offsets[v + 1] - row_offsets[v]; }"
+ROWS = "void operator()(long long idx, long long row, long long rank) const { rows[idx] = row; }"
+# Edge i's key, src << shift | dst, and with symmetrize its reverse's, at m + i.
+EDGE_KEYS = """void operator()(long long i) const {
+    const long long s = src[i], d = dst[i];
+    key[i] = s == d && drop_loops ? dropped : s << shift | d;
+    if (symmetrize) key[m + i] = s == d ? dropped : d << shift | s;
+}"""
+# Sorted keys kept: all but the dropped ones, and with dedupe all but repeats; and where
+# they (and their weights) go.
+KEPT_KEY = """bool operator()(long long i) const {
+    return key[i] != dropped && !(dedupe && i > 0 && key[i] == key[i - 1]);
+}"""
+WRITE_KEY = "void operator()(long long dest, long long i) const { kept[dest] = key[i]; }"
+WRITE_WEIGHTED_KEY = """void operator()(long long dest, long long i) const {
+    kept[dest] = key[i];
+    kept_weights[dest] = weights[i];
+}"""
+# The CSR of `count` sorted keys: column i, and row i's offset, the first key of row i or a
+# later row (a binary search).
+CSR = """void operator()(long long i) const {
+    if (i < count) col_indices[i] = key[i] & ((1ll << shift) - 1);
+    if (i <= n) {
+        long long low = 0, high = count;
+        while (low < high) {
+            const long long middle = (low + high) / 2;
+            if (key[middle] < i << shift) low = middle + 1; else high = middle;
+        }
+        row_offsets[i] = low;
+    }
+}"""
 
 
 class Graph:
@@ -65,12 +100,15 @@ class Graph:
 
     def out_degrees(self):
         """Out-degree of every vertex (int64, on the graph's device)."""
-        return self.xp.diff(self.row_offsets)
+        degrees = self.xp.empty(self.num_vertices, np.int64)
+        transform(self.num_vertices, Functor(DEGREES, filename="<out degrees>", row_offsets=self.row_offsets,
+                                             degrees=degrees))
+        return degrees
 
     def edge_sources(self):
         """Source vertex of every stored edge (int64, on the graph's device): the CSR rows
         expanded to one entry per edge."""
-        return _edge_rows(self.xp, self.row_offsets, self.num_edges)
+        return _edge_rows(self.xp, self.row_offsets, self.num_edges, self.row_partition)
 
     def reverse(self):
         """The transpose (in-neighbours as CSR, i.e. the CSC of this graph), built once and
@@ -102,6 +140,7 @@ class Graph:
 
     def to_scipy(self):
         """A scipy.sparse.csr_matrix copy on the host; data is the weights, or ones."""
+        import scipy.sparse  # here, not at the top: it takes 0.4 s to import
         weights = (np.ones(self.num_edges, np.float32) if self.weights is None
                    else to_host(self.weights))
         n = self.num_vertices
@@ -161,7 +200,7 @@ class Graph:
         n = _vertex_count(len(row_offsets) - 1)
         _check_ids(xp, col_indices, n, "col_indices")
         weights = _weight_array(weights, len(col_indices), xp)
-        rows = _edge_rows(xp, row_offsets, len(col_indices))
+        rows = _edge_rows(xp, row_offsets.astype(np.int64, copy=False), len(col_indices))
         unsorted = (col_indices[1:] < col_indices[:-1]) & (rows[1:] == rows[:-1])
         if bool(unsorted.any()) or not directed:
             return cls._build(rows, col_indices, weights, n, directed=directed, device=device)
@@ -202,45 +241,38 @@ class Graph:
                remove_self_loops=False, remove_duplicates=False, device="cpu"):
         """Checked edge arrays (already on `device`) into a sorted CSR Graph there.
 
-        Edges become int64 keys src << shift | dst, whose sorted order is the CSR order:
-        one sort (two with weights: by weight, then stably by key, so each pair's smallest
-        weight comes first), then the row offsets by binary search."""
+        Edges become int64 keys src << shift | dst, whose sorted order is the CSR order (left
+        out edges get a key that sorts last): one sort (two with weights: by weight, then
+        stably by key, so each pair's smallest weight comes first), one compaction of the keys
+        kept, then columns and row offsets (by binary search) in one pass."""
         xp = array_module(device)
         shift = max(n - 1, 0).bit_length()
-        src, dst = src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False)
-        if remove_self_loops:
-            keep = src != dst
-            src, dst = src[keep], dst[keep]
-            weights = None if weights is None else weights[keep]
-        key = src << shift | dst
+        key = xp.empty(len(src) * (2 if symmetrize else 1), np.int64)
+        transform(len(src), Functor(EDGE_KEYS, filename="<edge keys>", src=src, dst=dst, key=key,
+                                    shift=np.int32(shift), m=np.int64(len(src)), dropped=DROPPED,
+                                    drop_loops=bool(remove_self_loops), symmetrize=bool(symmetrize)))
         if symmetrize:
-            other = src != dst
-            key = xp.concatenate([key, dst[other] << shift | src[other]])
-            if weights is not None:
-                weights = xp.concatenate([weights, weights[other]])
+            weights = None if weights is None else xp.concatenate([weights, weights])
             directed = False
-        del src, dst
-        key, weights = _sorted_keys(xp, key, weights)
-        if remove_duplicates and len(key):
-            first = xp.concatenate([xp.ones(1, bool), key[1:] != key[:-1]])
-            key = key[first]
-            weights = None if weights is None else weights[first]
+        key, weights = _kept_keys(xp, *_sorted_keys(xp, key, weights), remove_duplicates)
         if not directed and not symmetrize and not _is_symmetric(xp, key, weights, shift):
             raise MinigrError("the edges are not symmetric, so the graph cannot be undirected; "
                               "pass symmetrize=True to add the reverse edges")
-        row_offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) << shift)
-        col_indices = (key & ((1 << shift) - 1)).astype(np.int32)
+        row_offsets, col_indices = xp.empty(n + 1, np.int64), xp.empty(len(key), np.int32)
+        transform(max(n + 1, len(key)), Functor(CSR, filename="<csr>", key=key, count=np.int64(len(key)),
+                                                n=np.int64(n), shift=np.int32(shift), row_offsets=row_offsets,
+                                                col_indices=col_indices))
         return cls(row_offsets, col_indices, weights, directed=directed, device=device)
 
 
 def _id_array(ids, name, xp):
-    """A 1-D integer array of vertex ids or offsets on the device of `xp`."""
+    """A 1-D contiguous integer array of vertex ids or offsets on the device of `xp`."""
     ids = on_device(from_any(ids, name), "cpu" if xp is np else "gpu")
     if ids.ndim != 1:
         raise MinigrError(f"{name} must be one-dimensional, got shape {ids.shape}")
     if ids.size and ids.dtype.kind not in "iu":
         raise MinigrError(f"{name} must hold integers, got dtype {ids.dtype}")
-    return ids if ids.size else ids.astype(np.int64)
+    return xp.ascontiguousarray(ids) if ids.size else ids.astype(np.int64)
 
 
 def _weight_array(weights, count, xp):
@@ -281,9 +313,12 @@ def _check_ids(xp, ids, n, name):
                           f"(ids are 0 to {n - 1})")
 
 
-def _edge_rows(xp, row_offsets, count):
-    """The row of each of the `count` entries a CSR's row_offsets describe (int64)."""
-    return xp.searchsorted(row_offsets, xp.arange(count, dtype=np.int64), side="right") - 1
+def _edge_rows(xp, row_offsets, count, partition=None):
+    """The row of each of the `count` entries a CSR's row_offsets (int32 or int64) describe
+    (int64); partition: a Partition of row_offsets, to reuse."""
+    rows = xp.empty(count, np.int64)
+    lbs_transform(row_offsets, Functor(ROWS, filename="<edge rows>", rows=rows), total=count, partition=partition)
+    return rows
 
 
 def _sorted_keys(xp, key, weights):
@@ -293,6 +328,20 @@ def _sorted_keys(xp, key, weights):
     order = xp.argsort(weights, kind="stable")
     order = order[xp.argsort(key[order], kind="stable")]
     return key[order], weights[order]
+
+
+def _kept_keys(xp, key, weights, dedupe):
+    """The sorted keys (and their weights) that are not DROPPED, and with dedupe not repeats."""
+    kept = xp.empty(len(key), np.int64)
+    if weights is None:
+        write = Functor(WRITE_KEY, filename="<write key>", key=key, kept=kept)
+    else:
+        kept_weights = xp.empty(len(key), np.float32)
+        write = Functor(WRITE_WEIGHTED_KEY, filename="<write key>", key=key, kept=kept, weights=weights,
+                        kept_weights=kept_weights)
+    _, count = compact_transform(len(key), Functor(KEPT_KEY, filename="<kept key>", key=key, dropped=DROPPED,
+                                                   dedupe=bool(dedupe)), write)
+    return kept[:count], None if weights is None else kept_weights[:count]
 
 
 def _is_symmetric(xp, key, weights, shift):

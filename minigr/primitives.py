@@ -16,8 +16,6 @@ import inspect
 import os
 import sys
 
-import scipy.sparse
-
 from . import catalog, io
 from .graph import Graph
 from .transforms.errors import MinigrError
@@ -32,7 +30,7 @@ def as_graph(graph, device=None, **options):
         return graph if device is None else graph.to(device)
     if isinstance(graph, (str, os.PathLike)):
         return io.load(graph, device=device, **options)
-    if scipy.sparse.issparse(graph):
+    if "scipy.sparse" in sys.modules and sys.modules["scipy.sparse"].issparse(graph):
         return Graph.from_scipy(graph, device=device, **options)
     if "networkx" in sys.modules and isinstance(graph, sys.modules["networkx"].Graph):
         if list(graph) != list(range(len(graph))):

@@ -6,12 +6,12 @@ returns a verdict: "ok" (possibly with a note in parentheses) or "FAILED: what i
 with the first few vertices". A wrong answer never raises; only a misuse does (a source out
 of range). Everything is vectorized, so checks stay fast on millions of edges. The
 helpers (Edges, finding, verdict, verdict_on_misshapen) serve the checks in app files too.
+SciPy is imported where it is used: its sparse modules take 0.4 s to import, which a run
+that does not validate need not spend.
 """
 import functools
 
 import numpy as np
-import scipy.sparse
-from scipy.sparse.csgraph import dijkstra
 
 from .enactor import check_source
 from .graph import to_host
@@ -46,6 +46,7 @@ def check_bfs(graph, source, depth, parent):
     edges = Edges(graph)
     source = check_source(graph, source)
     depth, parent = edges.per_vertex(depth=depth, parent=parent)
+    from scipy.sparse.csgraph import dijkstra
     hops = dijkstra(edges.matrix(), indices=source, unweighted=True)
     expected = np.where(np.isinf(hops), -1, hops).astype(np.int64)
     findings = [finding(depth != expected, "with a wrong depth",
@@ -75,6 +76,7 @@ def check_sssp(graph, source, distance, parent):
         raise MinigrError(f"the graph has negative weights (the smallest is "
                           f"{edges.weights.min():g}); shortest paths are checked with Dijkstra, "
                           "which needs weights >= 0")
+    from scipy.sparse.csgraph import dijkstra
     expected = dijkstra(edges.matrix(weighted=True), indices=source)
     findings = [finding(~np.isclose(distance, expected, rtol=RTOL, atol=0),
                          "with a wrong distance",
@@ -244,6 +246,7 @@ class Edges:
 
     def matrix(self, weighted=False):
         """The adjacency as a SciPy CSR matrix (explicit zeros are edges to csgraph)."""
+        import scipy.sparse
         data = self.weights if weighted else np.ones(len(self.key))
         return scipy.sparse.csr_matrix((data, (self.src, self.dst)), shape=(self.n, self.n))
 
@@ -302,6 +305,7 @@ def _scipy_pagerank(edges, damping, tol, max_iter):
     """networkx's _pagerank_scipy step by step: x = damping * (x A + dangling mass / n)
     + (1 - damping) / n, A row-normalized (parallel edges counted), until the L1 change
     drops below n * tol; None when it does not within max_iter."""
+    import scipy.sparse
     n = edges.n
     a_t = scipy.sparse.csr_matrix((edges.counts.astype(np.float64), (edges.dst, edges.src)),
                                   shape=(n, n))

@@ -47,16 +47,19 @@ def test_kronecker_permutes_ids(monkeypatch):
     assert np.array_equal(np.sort(permuted.out_degrees()), np.sort(degrees))
 
 
-def test_kronecker_quadrant_probabilities():
+def test_kronecker_quadrant_probabilities(monkeypatch):
     """With scale 1 every edge is one quadrant draw: check the frequencies of A, B, C, D."""
-    codes = generators._kronecker_codes(np, 1, 7, 0, 400_000)
-    freq = np.bincount((codes >> 32) * 2 + (codes & 1), minlength=4) / 400_000
+    identity_permutation(monkeypatch)
+    _, make, count = generators._kronecker_pairs(np, 1, 200_000, 7)
+    u, v = make(0, count)
+    freq = np.bincount(u * 2 + v, minlength=4) / 400_000
     assert np.allclose(freq, [0.57, 0.19, 0.19, 0.05], atol=0.004)  # quadrants A, B, C, D
 
 
-def test_kronecker_ids_use_every_level():
-    codes = generators._kronecker_codes(np, 20, 8, 0, 100_000)
-    u, v = codes >> 32, codes & 0xFFFFFFFF
+def test_kronecker_ids_use_every_level(monkeypatch):
+    identity_permutation(monkeypatch)
+    _, make, _ = generators._kronecker_pairs(np, 20, 1, 8)
+    u, v = make(0, 100_000)
     assert u.max() < 2**20 and v.max() < 2**20
     assert (u >> 19).mean() == pytest.approx(0.24, abs=0.01)  # top bit: quadrant C or D
     assert (v & 1).mean() == pytest.approx(0.24, abs=0.01)  # lowest bit: quadrant B or D
