@@ -13,8 +13,8 @@ from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
-from minigr.operators import advance, advance_pull, neighbor_reduce
-from minigr.partition import BorderFlags
+from minigr.operators import advance, advance_pull
+from minigr.partition import Border, BorderFlags
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
@@ -157,9 +157,9 @@ class BFS(Problem):
 
 
 # Flags crossing between parts after each level: proxies reached here go to
-# their owners, which take them into the next level (their parent found after
-# the run, marked -2 till then); owners flag their next level's vertices to
-# the proxies, whose depth pulling reads.
+# their owners, which take them into the next level (marked -2: their parent
+# comes after the run); owners flag their next level's vertices to the
+# proxies, whose depth pulling reads.
 REACHED_NOW = "bool operator()(int v) const { return depth[v] == iteration[0] + 1; }"
 TAKE_REACHED = """void operator()(int v) const {
     if (depth[v] < 0) {
@@ -169,12 +169,14 @@ TAKE_REACHED = """void operator()(int v) const {
     }
 }"""
 SET_REACHED = "void operator()(int v) const { depth[v] = iteration[0] + 1; }"
-# The parent of a vertex reached through a proxy: its smallest-id in-neighbour
-# one level up (global ids; every part knows the depth of its proxies that were
-# ever in a level, from the flags).
-PARENT_ONE_UP = """int operator()(int v, int u, long long edge) const {
-    return depth[u] == depth[v] - 1 ? global_ids[u] : 2147483647;
+# After the run, a part that reached a proxy sends the parent its visit gave it
+# (one of the part's own vertices) as a global id; the owner takes one for each
+# vertex marked -2 (every sender reached it from the level above).
+GLOBAL_PARENT = """void operator()(long long i) const {
+    const int p = parent[first_proxy + i];
+    parent[first_proxy + i] = p >= 0 ? global_ids[p] : -1;
 }"""
+TAKE_PARENT = "void operator()(int v, int got) const { if (parent[v] == -2 && got >= 0) found[v] = got; }"
 COUNT_NEXT = "void operator()(long long) const { totals[0] = frontier.appended(); totals[1] = frontier.appended_edges(); }"
 
 
@@ -194,9 +196,11 @@ class PartitionedBFS(BFS):
                        frontier=self.frontier.view, row_offsets=part.graph.row_offsets, **arrays)
         self.flags = BorderFlags(part, (now, take), (now, Functor(SET_REACHED, filename="<bfs set reached>", **arrays)))
         self.count = Functor(COUNT_NEXT, filename="<bfs count next>", totals=self.totals, frontier=self.frontier.view)
-        self.through_proxy = Frontier(part.graph.num_vertices, part.graph.device, capacity=part.graph.num_vertices)
         self.found = part.xp.empty_like(self.parent)
-        self.one_up = Functor(PARENT_ONE_UP, filename="<bfs parent>", depth=self.depth, global_ids=part.global_ids)
+        self.global_parent = Functor(GLOBAL_PARENT, filename="<bfs global parent>", parent=self.parent,
+                                     global_ids=part.global_ids, first_proxy=numpy.int64(part.owned))
+        self.parents_found = Border(part, self.parent, Functor(TAKE_PARENT, filename="<bfs take parent>",
+                                                               parent=self.parent, found=self.found))
 
     def level(self):
         super().level()
@@ -226,14 +230,15 @@ class PartitionedBFS(BFS):
         self.graph.xp.subtract(self.part.num_edges, unvisited, out=unvisited)
 
     def parents(self):
-        """Every vertex's parent as a global id: the visit's (a local id till
-        now), or for vertices reached through a proxy, found from the depths."""
+        """The parent of each of the part's own vertices as a global id: the
+        visit's (a local id till now), or for a vertex reached through a proxy,
+        the reaching part's."""
         xp = self.graph.xp
-        self.through_proxy.reset(xp.flatnonzero(self.parent == -2))
-        neighbor_reduce(self.graph, self.one_up, frontier=self.through_proxy, out=self.found, direction="in",
-                        reduce="min")
-        global_parent = self.part.global_ids[xp.maximum(self.parent, 0)]
-        return xp.where(self.parent == -2, self.found, xp.where(self.parent >= 0, global_parent, -1))
+        self.found.fill(-1)
+        transform(self.graph.num_vertices - self.part.owned, self.global_parent)
+        self.parents_found.to_owners()
+        own, found = self.parent[:self.part.owned], self.found[:self.part.owned]
+        return xp.where(own == -2, found, xp.where(own >= 0, self.part.global_ids[xp.maximum(own, 0)], -1))
 
 
 ALTERNATIVES = (
