@@ -15,7 +15,6 @@ import numpy
 from . import catalog
 from .arrays import to_host
 from .comm import NcclCommunicator, ThreadGroup, TimedCommunicator, new_nccl_id
-from .enactor import Result
 from .partition import Part, load_part
 from .transforms.backend import gpu_unavailable_reason
 from .transforms.errors import DeviceError, MinigrError
@@ -210,4 +209,4 @@ def join(results):
                                edges_visited=sum(r.edges_visited for r in results), extra={**first.extra, "parts": parts})
 
 
-__all__ = ["Result", "join", "mpi_size", "partitioned_record", "run_gpus", "run_threads"]
+__all__ = ["join", "mpi_size", "partitioned_record", "run_gpus", "run_threads"]

@@ -5,7 +5,8 @@ its own first (global id - bounds[r]), then proxies, the other ranks'
 vertices that its edges reach, sorted by global id, so the proxies of each
 owner are one contiguous range. An owner's mirrors are its vertices that a
 peer holds as proxies, in the peer's proxy order: the border. Primitives run
-the same operators on every part and exchange border values (Border)."""
+the same operators on every part and exchange border values (Border), or
+one flag per border vertex (BorderFlags)."""
 import numpy
 
 from . import generators, io
@@ -36,7 +37,8 @@ _PACK_FLAGS = _PEER + """void operator()(long long w) const {
 _UNPACK_FLAGS = _PEER + """void operator()(long long w) const {
     unsigned bits = words[w];
     if (!bits) return;
-    const long long first = entry_offsets[peer(word_offsets, w)] + (w - word_offsets[peer(word_offsets, w)]) * 32;
+    const int q = peer(word_offsets, w);
+    const long long first = entry_offsets[q] + (w - word_offsets[q]) * 32;
     for (int b = 0; bits; ++b, bits >>= 1)
         if (bits & 1u) apply(entries[first + b]);
 }"""
@@ -210,9 +212,8 @@ class Border:
     takes each one in, v the owner's local id."""
 
     def __init__(self, part, values, combine=None):
-        xp = part.graph.xp
         self.part, self.values = part, values
-        self.packed = xp.empty(len(part.mirrors), dtype=values.dtype)
+        self.packed = part.xp.empty(len(part.mirrors), dtype=values.dtype)
         captures = dict(packed=self.packed, mirrors=part.mirrors)
         self._pack = Functor(_PACK, filename="<border pack>", values=values, **captures)
         self._unpack = None if combine is None else Functor(_UNPACK, filename="<border unpack>", combine=combine,
