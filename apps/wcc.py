@@ -109,11 +109,15 @@ class WCC(Problem):
         for hook in self.hook_neighbour:
             transform(self.n, hook)
             transform(self.n, self.compress)
-        self.best.fill(0)
-        transform(SAMPLES, self.vote)
+        self.best.fill(0)  # no giant component: every vertex hooks its other edges
+        self.find_giant()
         for bounds, hook in self.rest:
             segment_transform(self.n, bounds, hook)
         transform(self.n, self.compress)
+
+    def find_giant(self):
+        """best names the component most sampled vertices are in, whose vertices skip their other edges."""
+        transform(SAMPLES, self.vote)
 
 
 def wcc_part(part):
@@ -143,8 +147,9 @@ FELL = "bool operator()() const { return changed[0] > 0; }"
 
 
 class PartitionedWCC(WCC):
-    """WCC on a part: union-find labels the part's local components once,
-    then rounds spread the smallest global id over the borders."""
+    """WCC on a part: union-find labels the part's local components once
+    (every edge hooked), then rounds spread the smallest global id over the
+    borders."""
 
     def __init__(self, part):
         super().__init__(part.graph)
@@ -157,6 +162,10 @@ class PartitionedWCC(WCC):
             Functor(source, filename="<wcc lowest>", lowest=self.lowest, root=self.parent, label=self.label,
                     changed=self.changed) for source in (LOWEST, TAKE_LOWEST)]
         self.start_loop(part.graph.device, self.round, Functor(FELL, filename="<wcc fell>", changed=self.changed))
+
+    def find_giant(self):
+        """None on a part: an edge to a proxy is in one row only (a proxy has
+        none), so a vertex of the giant component skipping it would lose it."""
 
     def round(self):
         self.changed.fill(0)

@@ -176,6 +176,24 @@ def test_wcc_on_parts(parts):
         assert numpy.array_equal(got.component, expected.component), name
 
 
+def test_wcc_finds_each_parts_own_components():
+    """The union-find of a part joins exactly what the part's edges join (edges to proxies included)."""
+    import scipy.sparse
+    from scipy.sparse.csgraph import connected_components
+
+    from minigr.apps.wcc import PartitionedWCC
+    for spec in ("grid:scale=12,seed=4", "kron:scale=10,edge_factor=4,seed=3"):
+        graph = load(spec, device="cpu")
+        for part in on_ranks(3, lambda comm: Part.from_graph(comm, graph)):
+            run = PartitionedWCC(part)
+            run.label_components()
+            g, n = part.graph, part.graph.num_vertices
+            edges = scipy.sparse.csr_matrix((numpy.ones(g.num_edges), g.col_indices, g.row_offsets), shape=(n, n))
+            count, expected = connected_components(edges, directed=False)
+            pairs = set(zip(expected.tolist(), run.parent[:n].tolist()))
+            assert len(pairs) == count == len(set(run.parent[:n].tolist())), (spec, part.rank)
+
+
 def chain(n):
     """A path whose ids alternate between the ends of the id range: each hop crosses parts."""
     order = numpy.argsort(numpy.arange(n) % 2, kind="stable")
