@@ -160,6 +160,7 @@ class BFS(Problem):
 # their owners, which take them into the next level (marked -2: their parent
 # comes after the run); owners flag their next level's vertices to the
 # proxies, whose depth pulling reads.
+REACHED_NOW = "bool operator()(int v) const { return depth[v] == iteration[0] + 1; }"
 TAKE_REACHED = """void operator()(int v) const {
     if (depth[v] < 0) {
         depth[v] = iteration[0] + 1;
@@ -194,9 +195,10 @@ class PartitionedBFS(BFS):
         self.totals = part.graph.xp.zeros(2, dtype=numpy.int64)
         super().__init__(part.graph, idempotent, part.num_vertices)
         arrays = dict(depth=self.depth, iteration=self.loop.iteration)
+        now = Functor(REACHED_NOW, filename="<bfs reached now>", **arrays)
         take = Functor(TAKE_REACHED, filename="<bfs take reached>", headers=(FRONTIER_HEADER,), parent=self.parent,
                        frontier=self.frontier.view, row_offsets=part.graph.row_offsets, **arrays)
-        self.flags = BorderFlags(part, self.frontier, take, Functor(SET_REACHED, filename="<bfs set reached>", **arrays))
+        self.flags = BorderFlags(part, (now, take), (now, Functor(SET_REACHED, filename="<bfs set reached>", **arrays)))
         self.count = Functor(COUNT_NEXT, filename="<bfs count next>", totals=self.totals, frontier=self.frontier.view)
         self.found = part.xp.empty_like(self.parent)
         self.one_up = Functor(ONE_UP, filename="<bfs parent>", depth=self.depth, found=self.found,

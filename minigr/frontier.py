@@ -23,7 +23,6 @@ __device__ void drop_level() const { minigr::drop_level(*this); }
 __device__ long long size() const { return bounds[minigr::level::SIZE]; }
 __device__ long long level_edges() const { return bounds[minigr::level::EDGES]; }
 __device__ long long appended() const { return bounds[minigr::level::TAIL] - bounds[minigr::level::END]; }
-__device__ int appended_vertex(long long i) const { return minigr::appended_vertex(*this, i); }
 __device__ long long appended_edges() const { return bounds[minigr::level::NEXT_EDGES]; }"""
 _NEXT_LEVEL = "void operator()(long long) const { frontier.next_level(); }"
 _NOT_EMPTY = "bool operator()() const { return frontier.next_level() > 0; }"

@@ -13,41 +13,34 @@ from . import generators, io
 from .arrays import on_device, to_host
 from .graph import Graph
 from .io import specs
-from .transforms import DeviceCount, Functor, transform
+from .transforms import Functor, transform
 from .transforms.backend import array_module
 from .transforms.errors import MinigrError
 
 _PACK = "void operator()(long long i) const { packed[i] = values[mirrors[i]]; }"
 _UNPACK = "void operator()(long long i) const { combine(mirrors[i], packed[i]); }"
 # Flags of one side of the border (entries: local ids, by peer; words: 32 flags
-# each, a peer's first flag starting a word). `peer` finds entry i's peer,
-# `flag` sets entry k's flag.
-_FLAGS = """__device__ int peer(long long i) const {
+# each, a peer's first flag starting a word). `peer` finds entry or word i's peer.
+_PEER = """__device__ int peer(const int64_t* offsets, long long i) const {
     int q = 0;
-    while (entry_offsets[q + 1] <= i) ++q;
+    while (offsets[q + 1] <= i) ++q;
     return q;
-}
-__device__ void flag(long long k) const {
-    const int q = peer(k);
-    const long long at = k - entry_offsets[q];
-    atomicOr(&words[word_offsets[q] + at / 32], 1u << (at % 32));
 }"""
-# The next level's proxies flagged (to their owners), or its own vertices at
-# every position where a peer holds them (to proxies): over the level only.
-_FLAG_PROXIES = _FLAGS + """void operator()(long long i) const {
-    const int v = frontier.appended_vertex(i);
-    if (v >= owned) flag(v - owned);
+_PACK_FLAGS = _PEER + """void operator()(long long w) const {
+    const int q = peer(word_offsets, w);
+    const long long first = entry_offsets[q] + (w - word_offsets[q]) * 32;
+    const long long last = min(first + 32, (long long)entry_offsets[q + 1]);
+    unsigned bits = 0;
+    for (long long i = first; i < last; ++i) bits |= (unsigned)test(entries[i]) << (i - first);
+    words[w] = bits;
 }"""
-_FLAG_MIRRORS = _FLAGS + """void operator()(long long i) const {
-    const int v = frontier.appended_vertex(i);
-    if (v < owned)
-        for (long long j = positions_of[v]; j < positions_of[v + 1]; ++j) flag(positions[j]);
-}"""
-_COUNT_APPENDED = "void operator()(long long) const { count[0] = frontier.appended(); }"
-_UNPACK_FLAGS = _FLAGS + """void operator()(long long i) const {
-    const int q = peer(i);
-    const long long at = i - entry_offsets[q];
-    if (words[word_offsets[q] + at / 32] >> (at % 32) & 1u) apply(entries[i]);
+# (a thread per entry, not per word: a word's 32 applies in one thread would
+# queue their appends, which a warp's threads combine: 0.9 ms against a few us
+# on a level of kron_s25_e16 that reached 0.5M proxies)
+_UNPACK_FLAGS = _PEER + """void operator()(long long i) const {
+    const int q = peer(entry_offsets, i);
+    const long long k = i - entry_offsets[q];
+    if (words[word_offsets[q] + k / 32] >> (k % 32) & 1u) apply(entries[i]);
 }"""
 
 
@@ -249,45 +242,33 @@ class Border:
 
 class BorderFlags:
     """One flag per border vertex, 32 to a word (a bitmap: 32 times less than
-    Border's int32 values), for the vertices in the next level of `frontier`
-    (appended since its current level began), exchanged with buffers made
-    once. to_owners() flags the level's proxies to their owners, which call
-    take(v) on each; to_proxies() flags the level's own vertices to the peers
-    that hold them, which call mark(v) on each proxy. take and mark: Functors
-    with `void operator()(int v) const`, v local ids. Flagging visits the
-    level only, not the whole border; unflagging a thread per border vertex
-    (a warp combines the appends that take may make)."""
+    Border's int32 values), exchanged with buffers made once. to_owners():
+    each proxy's flag is test(v) on its rank, and each owner calls apply(v)
+    on its mirrors whose flag is set; to_proxies(): owners test their mirrors
+    and apply reaches the flagged proxies. test: a Functor with `bool
+    operator()(int v) const`, apply one with `void operator()(int v) const`,
+    v local ids; Functors are given per direction as (test, apply)."""
 
-    def __init__(self, part, frontier, take, mark):
+    def __init__(self, part, to_owners, to_proxies):
         xp, owned = part.xp, part.owned
+        proxies = xp.arange(owned, part.graph.num_vertices, dtype=numpy.int32)
         self.part = part
-        self.count = xp.zeros(1, dtype=numpy.int64)
-        appended = DeviceCount(self.count, frontier.capacity)
-        level = dict(frontier=frontier.view, owned=numpy.int64(owned))
-        order = xp.argsort(part.mirrors, kind="stable")
-        positions_of = xp.searchsorted(part.mirrors[order], xp.arange(owned + 1, dtype=numpy.int32))
-        self.proxies = _FlagSide(xp, xp.arange(owned, part.graph.num_vertices, dtype=numpy.int32),
-                                 part.proxy_offsets - owned)
+        self.proxies = _FlagSide(xp, proxies, part.proxy_offsets - owned)
         self.mirrors = _FlagSide(xp, part.mirrors, part.mirror_offsets)
-        count = Functor(_COUNT_APPENDED, filename="<border flags count>", count=self.count, frontier=frontier.view)
-        self._to_owners = (count, appended, self.proxies.flagging(_FLAG_PROXIES, level),
-                           self.mirrors.unflagging(take))
-        self._to_proxies = (count, appended, self.mirrors.flagging(_FLAG_MIRRORS, dict(
-            level, positions=order, positions_of=positions_of)), self.proxies.unflagging(mark))
+        self._to_owners = (self.proxies.pack(to_owners[0]), self.mirrors.unpack(to_owners[1]))
+        self._to_proxies = (self.mirrors.pack(to_proxies[0]), self.proxies.unpack(to_proxies[1]))
 
     def to_owners(self):
-        self._exchange(self._to_owners, self.proxies, self.mirrors)
+        pack, unpack = self._to_owners
+        pack()
+        self.part.comm.exchange(self.proxies.by_peer, self.mirrors.by_peer)
+        unpack()
 
     def to_proxies(self):
-        self._exchange(self._to_proxies, self.mirrors, self.proxies)
-
-    def _exchange(self, functors, sender, receiver):
-        count, appended, flag, unflag = functors
-        transform(1, count)
-        sender.words.fill(0)
-        transform(appended, flag)
-        self.part.comm.exchange(sender.by_peer, receiver.by_peer)
-        transform(len(receiver.captures["entries"]), unflag)
+        pack, unpack = self._to_proxies
+        pack()
+        self.part.comm.exchange(self.mirrors.by_peer, self.proxies.by_peer)
+        unpack()
 
     def volume(self):
         """Bytes this rank sends in one exchange: (to proxies, to owners)."""
@@ -305,8 +286,10 @@ class _FlagSide:
         self.captures = dict(entries=entries, words=self.words, entry_offsets=xp.asarray(entry_offsets),
                              word_offsets=xp.asarray(word_offsets))
 
-    def flagging(self, source, captures):
-        return Functor(source, filename="<border flags>", **captures, **self.captures)
+    def pack(self, test):
+        f = Functor(_PACK_FLAGS, filename="<border flags pack>", test=test, **self.captures)
+        return lambda: transform(len(self.words), f)
 
-    def unflagging(self, apply):
-        return Functor(_UNPACK_FLAGS, filename="<border flags unpack>", apply=apply, **self.captures)
+    def unpack(self, apply):
+        f = Functor(_UNPACK_FLAGS, filename="<border flags unpack>", apply=apply, **self.captures)
+        return lambda: transform(len(self.captures["entries"]), f)

@@ -31,13 +31,6 @@ __device__ __forceinline__ int level_vertex(const Q& q, long long i)
     return q.ids[ring_index(q, q.bounds[level::HEAD] + i)];
 }
 
-// The i-th vertex appended to the next level so far.
-template <class Q>
-__device__ __forceinline__ int appended_vertex(const Q& q, long long i)
-{
-    return q.ids[ring_index(q, q.bounds[level::END] + i)];
-}
-
 // Appends v to the next level; with EDGES, `edges` (its out-degree, below
 // 2^26 counts exactly) feeds the level's edge count, which direction choices
 // read (without, loads that compute it are dropped by the compiler).
