@@ -14,7 +14,7 @@ from minigr.enactor import Problem, Result, Timer, check_source, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.operators import advance, advance_pull
-from minigr.partition import BorderFlags
+from minigr.partition import Border, BorderFlags
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
@@ -109,7 +109,7 @@ def bfs_part(part, source, *, idempotent=False, loop="device"):
     with Timer(part.graph.device) as timer:
         run.reset(source)
         levels, _ = run.run_loop(loop, max(part.num_vertices, 1))
-        parent = run.parents(source)
+        parent = run.parents()
     run.frontier.check_waiting()
     owned = part.owned
     edges = int(part.graph.out_degrees()[:owned][run.depth[:owned] >= 0].sum())
@@ -169,18 +169,14 @@ TAKE_REACHED = """void operator()(int v) const {
     }
 }"""
 SET_REACHED = "void operator()(int v) const { depth[v] = iteration[0] + 1; }"
-# After the run, the parent of a vertex reached through a proxy: at depth 1 the
-# source; deeper (reached in a push level, where vertices are few), the first
-# in-neighbour one level up that a pull finds (every part knows the depth of
-# its proxies that were ever in a level, from the flags).
-DEEPER_THROUGH_PROXY = "bool operator()(int v) const { return parent[v] == -2 && depth[v] > 1; }"
-ONE_UP = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return depth[src] == depth[dst] - 1;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    found[dst] = global_ids[src];
+# After the run, a part that reached a proxy sends the parent its visit gave it
+# (one of the part's own vertices) as a global id; the owner takes one for each
+# vertex marked -2 (every sender reached it from the level above).
+GLOBAL_PARENT = """void operator()(long long i) const {
+    const int p = parent[first_proxy + i];
+    parent[first_proxy + i] = p >= 0 ? global_ids[p] : -1;
 }"""
+TAKE_PARENT = "void operator()(int v, int got) const { if (parent[v] == -2 && got >= 0) found[v] = got; }"
 COUNT_NEXT = "void operator()(long long) const { totals[0] = frontier.appended(); totals[1] = frontier.appended_edges(); }"
 
 
@@ -201,10 +197,10 @@ class PartitionedBFS(BFS):
         self.flags = BorderFlags(part, (now, take), (now, Functor(SET_REACHED, filename="<bfs set reached>", **arrays)))
         self.count = Functor(COUNT_NEXT, filename="<bfs count next>", totals=self.totals, frontier=self.frontier.view)
         self.found = part.xp.empty_like(self.parent)
-        self.one_up = Functor(ONE_UP, filename="<bfs parent>", depth=self.depth, found=self.found,
-                              global_ids=part.global_ids)
-        self.deeper = Functor(DEEPER_THROUGH_PROXY, filename="<bfs deeper through proxy>", depth=self.depth,
-                              parent=self.parent)
+        self.global_parent = Functor(GLOBAL_PARENT, filename="<bfs global parent>", parent=self.parent,
+                                     global_ids=part.global_ids, first_proxy=numpy.int64(part.owned))
+        self.parents_found = Border(part, self.parent, Functor(TAKE_PARENT, filename="<bfs take parent>",
+                                                               parent=self.parent, found=self.found))
 
     def level(self):
         super().level()
@@ -217,16 +213,15 @@ class PartitionedBFS(BFS):
         return Functor(NEXT_LEVEL_OF_PARTS, filename="<bfs next level>", totals=self.totals, **self.settings)
 
     def reset(self, source):
-        local, proxy = self.part.local_id(source), self.part.proxy_id(source)
+        local = self.part.local_id(source)
         self.depth.fill(-1)
-        if proxy is not None:  # no flag says level 0
-            self.depth[proxy] = 0
+        self.depth[self.part.global_ids == source] = 0  # the source's proxies too: no flag says level 0
         self.parent.fill(-1)
         self.direction.fill(0)
         if local is None:
             self.frontier.reset()
         else:
-            self.depth[local], self.parent[local] = 0, local
+            self.parent[local] = local
             self.direction[1] = self.graph.row_offsets[local + 1] - self.graph.row_offsets[local]
             self.direction[2] = 1
             self.frontier.reset(local)
@@ -234,14 +229,15 @@ class PartitionedBFS(BFS):
         self.part.comm.allreduce(unvisited)
         self.graph.xp.subtract(self.part.num_edges, unvisited, out=unvisited)
 
-    def parents(self, source):
+    def parents(self):
         """The parent of each of the part's own vertices as a global id: the
-        visit's (a local id till now), or for a vertex reached through a
-        proxy, the source or the pull's."""
-        xp, owned = self.graph.xp, self.part.owned
+        visit's (a local id till now), or for a vertex reached through a proxy,
+        the reaching part's."""
+        xp = self.graph.xp
         self.found.fill(-1)
-        advance_pull(self.graph, self.one_up, self.deeper)
-        own, found = self.parent[:owned], xp.where(self.depth[:owned] == 1, source, self.found[:owned])
+        transform(self.graph.num_vertices - self.part.owned, self.global_parent)
+        self.parents_found.to_owners()
+        own, found = self.parent[:self.part.owned], self.found[:self.part.owned]
         return xp.where(own == -2, found, xp.where(own >= 0, self.part.global_ids[xp.maximum(own, 0)], -1))
 
 

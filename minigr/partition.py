@@ -34,13 +34,13 @@ _PACK_FLAGS = _PEER + """void operator()(long long w) const {
     for (long long i = first; i < last; ++i) bits |= (unsigned)test(entries[i]) << (i - first);
     words[w] = bits;
 }"""
-# (a thread per entry, not per word: a word's 32 applies in one thread would
-# queue their appends, which a warp's threads combine: 0.9 ms against a few us
-# on a level of kron_s25_e16 that reached 0.5M proxies)
-_UNPACK_FLAGS = _PEER + """void operator()(long long i) const {
-    const int q = peer(entry_offsets, i);
-    const long long k = i - entry_offsets[q];
-    if (words[word_offsets[q] + k / 32] >> (k % 32) & 1u) apply(entries[i]);
+_UNPACK_FLAGS = _PEER + """void operator()(long long w) const {
+    unsigned bits = words[w];
+    if (!bits) return;
+    const int q = peer(word_offsets, w);
+    const long long first = entry_offsets[q] + (w - word_offsets[q]) * 32;
+    for (int b = 0; bits; ++b, bits >>= 1)
+        if (bits & 1u) apply(entries[first + b]);
 }"""
 
 
@@ -67,8 +67,8 @@ class Part:
         self.xp = graph.xp
         self.first, self.owned = int(bounds[comm.rank]), int(bounds[comm.rank + 1] - bounds[comm.rank])
         self.num_vertices, self.num_edges = int(bounds[-1]), num_edges
-        self._proxies = to_host(global_ids[self.owned:])
-        self.proxy_offsets = self.owned + numpy.searchsorted(self._proxies, bounds)
+        proxies = to_host(global_ids[self.owned:])
+        self.proxy_offsets = self.owned + numpy.searchsorted(proxies, bounds)
 
     @classmethod
     def build(cls, comm, bounds, out_edges, in_edges=None, *, device, clean=False):
@@ -125,11 +125,6 @@ class Part:
     def local_id(self, vertex):
         """The local id of a global vertex this rank owns, else None."""
         return vertex - self.first if self.first <= vertex < self.first + self.owned else None
-
-    def proxy_id(self, vertex):
-        """The local id of a global vertex this rank holds as a proxy, else None."""
-        i = int(numpy.searchsorted(self._proxies, vertex))
-        return self.owned + i if i < len(self._proxies) and self._proxies[i] == vertex else None
 
     def highest_degree_vertex(self):
         """The whole graph's vertex of highest out-degree, lowest id on ties (as
@@ -292,4 +287,4 @@ class _FlagSide:
 
     def unpack(self, apply):
         f = Functor(_UNPACK_FLAGS, filename="<border flags unpack>", apply=apply, **self.captures)
-        return lambda: transform(len(self.captures["entries"]), f)
+        return lambda: transform(len(self.words), f)
