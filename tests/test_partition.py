@@ -210,3 +210,44 @@ def test_errors_on_parts():
         run_threads(graph, 2, "color")
     with pytest.raises(MinigrError, match="parts must be a positive integer"):
         run_threads(graph, 0, "bfs", 0)
+
+
+def test_timed_communicator_splits_own_work_from_communication():
+    from minigr.comm import TimedCommunicator
+
+    def work(comm):
+        timed = TimedCommunicator(comm)
+        timed.restart()
+        if comm.rank == 1:
+            threading.Event().wait(0.2)  # its own work: rank 0 waits for it in the allreduce
+        timed.allreduce(numpy.ones(4))
+        return timed.wait_ms()
+
+    (own0, waited0), (own1, waited1) = on_ranks(2, work)
+    assert own1 >= 200 and waited0 >= 100 and own0 < 100 and waited1 < 100
+
+
+def test_highest_degree_vertex_and_facts_over_parts():
+    for name, graph in nasty_graphs("cpu").items():
+        degrees = graph.out_degrees()
+        for parts in PARTS:
+            def work(comm):
+                part = Part.from_graph(comm, graph)
+                return part.highest_degree_vertex(), part.facts()
+
+            found = on_ranks(parts, work)
+            if graph.num_vertices:
+                assert {vertex for vertex, _ in found} == {int(numpy.argmax(degrees))}, (name, parts)
+            assert sum(facts["owned"] for _, facts in found) == graph.num_vertices
+            assert sum(facts["part_edges"] for _, facts in found) == graph.num_edges
+
+
+def test_mpi_size_from_the_launchers_variables(monkeypatch):
+    from minigr.multi import MPI_SIZE_VARIABLES, mpi_size
+    for name in MPI_SIZE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    assert mpi_size() == 0
+    monkeypatch.setenv("OMPI_COMM_WORLD_SIZE", "1")
+    assert mpi_size() == 0  # one rank: nothing to bootstrap
+    monkeypatch.setenv("SLURM_NTASKS", "4")
+    assert mpi_size() == 4
