@@ -152,8 +152,9 @@ class Part:
 def load_part(comm, source, *, device, **options):
     """This rank's part of the graph that minigr.load(source, **options) gives,
     on `device`. A generator spec with no options but weights is generated on
-    the device chunk by chunk, keeping this rank's edges only, so no rank ever
-    holds the whole graph; anything else is loaded whole on the host first."""
+    the device, keeping this rank's edges only (Kronecker edges chunk by
+    chunk, so no rank holds them all; rgg and grid make their edge list whole
+    first); anything else is loaded whole on the host first."""
     if not (specs.is_spec(source) and set(options) <= {"weights", "weight_seed"}):
         return Part.from_graph(comm, io.load(source, device="cpu", **options), device)
     weights = options.get("weights", "keep")
