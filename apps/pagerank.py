@@ -14,7 +14,6 @@ from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
-from minigr.partition import Border
 from minigr.transforms import Functor, Partition, segreduce_transform
 from minigr.transforms.errors import MinigrError
 
@@ -44,7 +43,7 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
     (default uniform), and where dangling vertices' rank goes (default the
     teleport distribution). Raises when max_iter iterations do not converge.
     loop: "device" or "host" (who decides each iteration)."""
-    _check_settings(damping, tol, max_iter)
+    check_settings(damping, tol, max_iter)
     if weighted:
         check_weights(graph, "weighted PageRank")
     vectors = {name: distribution(graph, name, value) for name, value in
@@ -52,38 +51,17 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
     if graph.num_vertices == 0:
         return Result({"rank": graph.xp.zeros(0)}, 0, 0.0, 0)
     run = problem(graph, ("pagerank", bool(weighted)), lambda: PageRank(graph, weighted))
-    return _iterate(run, graph, vectors, damping, tol, max_iter, loop)
+    return iterate(run, graph, vectors, damping, tol, max_iter, loop)
 
 
-def pagerank_part(part, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personalization=None, nstart=None,
-                  dangling=None, loop="device"):
-    """pagerank on one part of a partitioned graph (minigr.partition), called
-    by every rank (the per-vertex arrays are the whole graph's): the rank of
-    the part's own vertices."""
-    _check_settings(damping, tol, max_iter)
-    if weighted:
-        check_weights(part.graph, "weighted PageRank")
-    xp, first, owned, total = part.xp, part.first, part.owned, part.graph.num_vertices
-    vectors = {}
-    for name, value in (("personalization", personalization), ("nstart", nstart), ("dangling", dangling)):
-        value = distribution(part, name, value)
-        vectors[name] = None if value is None else xp.concatenate([value[first:first + owned], xp.zeros(total - owned)])
-    if part.num_vertices == 0:
-        return Result({"rank": xp.zeros(0)}, 0, 0.0, 0)
-    run = problem(part.graph, ("pagerank part", bool(weighted)), lambda: PartitionedPageRank(part, weighted))
-    result = _iterate(run, part, vectors, damping, tol, max_iter, loop)
-    result.extra["bytes_sent_per_iteration"] = run.shares.volume()[0] + run.sums.nbytes
-    return result
-
-
-def _check_settings(damping, tol, max_iter):
+def check_settings(damping, tol, max_iter):
     if not 0 < damping < 1:
         raise MinigrError(f"damping must lie strictly between 0 and 1, got {damping}")
     if not tol > 0 or max_iter < 1:
         raise MinigrError(f"tol must be positive and max_iter at least 1, got tol={tol}, max_iter={max_iter}")
 
 
-def _iterate(run, graph, vectors, damping, tol, max_iter, loop):
+def iterate(run, graph, vectors, damping, tol, max_iter, loop):
     """Runs a PageRank Problem to convergence: the Result of its graph's own
     vertices (graph: the Graph, or the Part that run is on)."""
     n = graph.num_vertices
@@ -152,26 +130,6 @@ class PageRank(Problem):
         self.over_owned(self.dangling, self.sums[1:2])
 
 
-class PartitionedPageRank(PageRank):
-    """PageRank on a part: before each pull, owners send their vertices'
-    shares to the proxies; after it, the sums (change, dangling rank) are
-    summed over the parts."""
-
-    def __init__(self, part, weighted):
-        self.part = part
-        super().__init__(part.graph, weighted, part.owned)
-        self.shares = Border(part, self.share)
-
-    def iteration(self):
-        self.shares.to_proxies()
-        super().iteration()
-        self.part.comm.allreduce(self.sums)
-
-    def reset(self, damping, tolerance, vectors, uniform):
-        super().reset(damping, tolerance, vectors, uniform)
-        self.part.comm.allreduce(self.sums[1:2])
-
-
 def _bench_case(label, tol, max_iter):
     """PageRank to tol (networkx's criterion), against SpMV on both devices and networkx."""
     options = dict(tol=tol, max_iter=max_iter)
@@ -191,6 +149,6 @@ APP = App(
                     (lambda x: 0 < x < 1, "between 0 and 1, exclusive")),
              Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
              Option("max_iter", int, 100, "most iterations (default 100)", AT_LEAST_1)),
-    variants=({"weighted": False}, {"weighted": True}), partitioned=pagerank_part,
+    variants=({"weighted": False}, {"weighted": True}), partitioned="_pagerank_parts",
     # tol=inf stops after the first iteration; "to convergence" is networkx's criterion at tol 1e-9
     bench=(_bench_case("pagerank 1 iteration", numpy.inf, 1), _bench_case("pagerank tol 1e-09", 1e-9, 1000)))

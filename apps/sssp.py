@@ -18,8 +18,7 @@ from minigr.enactor import Problem, Result, Timer, check_source, check_weights, 
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.operators import advance, neighbor_reduce, split_near_far
-from minigr.partition import Border
-from minigr.transforms import Functor, transform
+from minigr.transforms import Functor
 from minigr.transforms.errors import MinigrError
 
 # An improved vertex below the threshold is accepted (advance appends it to the
@@ -62,25 +61,11 @@ def sssp(graph, source, *, delta="auto", loop="device"):
     source = check_source(graph, source)
     check_weights(graph, "SSSP")
     largest = float(graph.weights.max()) if graph.num_edges else 0.0
-    return _settle(problem(graph, ("sssp",), lambda: SSSP(graph)), graph, source,
+    return settle(problem(graph, ("sssp",), lambda: SSSP(graph)), graph, source,
                    bucket_delta(delta, largest, graph.num_vertices, graph.num_edges), loop)
 
 
-def sssp_part(part, source, *, delta="auto", loop="device"):
-    """sssp on one part of a partitioned graph (minigr.partition), called by
-    every rank: distance and parent (global ids) of the part's own vertices."""
-    source = check_source(part, source)
-    check_weights(part.graph, "SSSP")
-    largest = part.graph.xp.asarray([float(part.graph.weights.max()) if part.graph.num_edges else 0.0])
-    part.comm.allreduce(largest, "max")
-    delta = bucket_delta(delta, float(largest[0]), part.num_vertices, part.num_edges)
-    run = problem(part.graph, ("sssp part",), lambda: PartitionedSSSP(part))
-    result = _settle(run, part, source, delta, loop)
-    result.extra["bytes_sent_per_iteration"] = run.shorter.volume()[1] + run.totals.nbytes
-    return result
-
-
-def _settle(run, graph, source, delta, loop):
+def settle(run, graph, source, delta, loop):
     """Runs an SSSP Problem from source: the Result of its graph's own vertices
     (graph: the Graph, or the Part that run is on)."""
     with Timer(run.graph.device) as timer:
@@ -142,73 +127,6 @@ class SSSP(Problem):
         return parent
 
 
-# A part's vertex that a peer found a shorter path to: it joins a bucket here.
-SHORTER = """void operator()(int v, float got) const {
-    const int old = atomicMin((int*)&dist[v], minigr::bit_cast<int>(got));
-    if (!(got < minigr::bit_cast<float>(old))) return;
-    if (got < threshold[0]) near.append_unique(v, 0);
-    else far.append_unique(v, 0);
-}"""
-COUNT_NEXT = "void operator()(long long) const { totals[0] = near.appended(); totals[1] = far.appended(); }"
-# NEXT_BUCKET on a part, from totals = the next near and far levels' sizes on all parts.
-NEXT_BUCKET_OF_PARTS = """bool operator()() const {
-    far.drop_level();
-    near.next_level();
-    if (totals[0] > 0) return true;
-    bucket[0] += bucket[1];
-    far.next_level();
-    return totals[1] > 0;
-}"""
-
-
-class PartitionedSSSP(SSSP):
-    """SSSP on a part: after each iteration, proxies' distances go to their
-    owners, which keep the shorter ones, and the buckets' sizes are summed
-    over the parts."""
-
-    def __init__(self, part):
-        self.part = part
-        self.totals = part.graph.xp.zeros(2, dtype=numpy.int64)
-        super().__init__(part.graph)
-        self.owned = part.owned
-        self.shorter = Border(part, self.dist, Functor(
-            SHORTER, filename="<sssp shorter>", headers=(FRONTIER_HEADER,), dist=self.dist,
-            threshold=self.bucket[0:1], near=self.near.view, far=self.far.view))
-        self.count = Functor(COUNT_NEXT, filename="<sssp count next>", totals=self.totals, near=self.near.view,
-                             far=self.far.view)
-
-    def iteration(self):
-        super().iteration()
-        self.shorter.to_owners()
-        transform(1, self.count)
-        self.part.comm.allreduce(self.totals)
-
-    def next_bucket(self):
-        return Functor(NEXT_BUCKET_OF_PARTS, filename="<sssp next bucket>", near=self.near.view, far=self.far.view,
-                       bucket=self.bucket, totals=self.totals)
-
-    def reset(self, source, delta):
-        local = self.part.local_id(source)
-        self.dist.fill(numpy.inf)
-        self.far.reset()
-        self.bucket.fill(delta)
-        if local is None:
-            self.near.reset()
-        else:
-            self.dist[local] = 0
-            self.near.reset(local)
-
-    def parents(self, source):
-        """Every vertex's parent (global ids), proxies told their final distances first."""
-        self.shorter.to_proxies()
-        parent = self.in_parents()
-        found = parent >= 0
-        parent[found] = self.part.global_ids[parent[found]]
-        if self.part.local_id(source) is not None:
-            parent[self.part.local_id(source)] = source
-        return parent
-
-
 def bucket_delta(delta, largest, num_vertices, num_edges):
     """The bucket width for the delta option (see sssp), given the largest
     weight and the size of the whole graph; "auto": 32 times the largest
@@ -239,6 +157,6 @@ APP = App(
                     "or 'none' (the plain frontier form)",
                     (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
                      and math.isfinite(x) and x > 0, "a positive number, 'auto' or 'none'")),),
-    needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned=sssp_part,
+    needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
     bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", bench.close,
                      traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=True)),))

@@ -89,9 +89,8 @@ class App:
     values, options) -> "ok" or "FAILED: ...", an independent CPU reference.
     needs: "weights" or "undirected", what the graph must have. variants:
     option sets doctor runs once each on its sample graphs. bench: BenchCases.
-    partitioned(part, [source,] **options) -> Result: run on one part of a
-    graph split over ranks (minigr.partition), called by every rank at once,
-    giving the part's own vertices' values; None where it has no such form."""
+    partitioned: the private module of minigr.apps holding its form on a
+    graph split over ranks (see on_parts); "" where it has none."""
     name: str
     run: callable
     help: str
@@ -101,7 +100,7 @@ class App:
     needs: str = ""
     variants: tuple = ({},)
     bench: tuple = ()
-    partitioned: callable = None
+    partitioned: str = ""
 
     @property
     def sourced(self):
@@ -112,6 +111,15 @@ class App:
     def loops(self):
         """Whether run takes loop="device"|"host" (it iterates)."""
         return "loop" in inspect.signature(self.run).parameters
+
+    def on_parts(self):
+        """run(part, [source,] **options) -> Result: the primitive on one part
+        of a graph split over ranks (minigr.partition), called by every rank
+        at once, giving the part's own vertices' values (its module is
+        imported now); None where it has no such form."""
+        if not self.partitioned:
+            return None
+        return importlib.import_module(f"{__package__}.apps.{self.partitioned}").run
 
     def check_options(self, options, cli=False):
         """The options checked (type and limits), before any work; names as --flags for the CLI."""

@@ -81,7 +81,7 @@ def _add_primitive(commands, app):
     p.add_argument("--output", metavar="FILE",
                    help="write the last run's per-vertex results to FILE (a header line, then 'vertex value...')")
     p.add_argument("--device", choices=("cpu", "gpu"), help="where to run (default: the GPU if present)")
-    if app.partitioned is not None:
+    if app.partitioned:
         p.add_argument("--gpus", type=int, metavar="N",
                        help="split the graph over N GPUs, one process each, talking through NCCL (under mpirun or "
                             "srun: the launcher's ranks); each builds its own part")

@@ -88,7 +88,7 @@ def primitive_samples():
             arguments = [source] if app.sourced else []
             for variant in app.variants:
                 app.run(graph, *arguments, **variant)
-                if app.partitioned is not None:
+                if app.partitioned:
                     run_threads(graph, 2, app.name, *arguments, **variant)
 
 

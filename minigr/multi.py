@@ -31,8 +31,8 @@ MPI_SIZE_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NT
 def partitioned_record(name):
     """The catalog record of primitive `name`, which must have a partitioned form."""
     record = catalog.app(name)
-    if record.partitioned is None:
-        have = [n for n, r in catalog.apps().items() if r.partitioned is not None]
+    if not record.partitioned:
+        have = [n for n, r in catalog.apps().items() if r.partitioned]
         raise MinigrError(f"{name} has no partitioned form yet; these have: {', '.join(have)}")
     return record
 
@@ -40,7 +40,7 @@ def partitioned_record(name):
 def run_threads(graph, parts, name, *args, **options):
     """Primitive `name` on `graph` (on the CPU) split into `parts` parts, one
     thread each: the whole graph's Result, with each part's in extra["parts"]."""
-    record = partitioned_record(name)
+    run = partitioned_record(name).on_parts()
     if graph.device != "cpu":
         raise MinigrError("partitions as threads run on the CPU backend; use run_gpus for GPUs")
     if not isinstance(parts, int) or parts < 1:
@@ -50,7 +50,7 @@ def run_threads(graph, parts, name, *args, **options):
     def rank(r):
         try:
             part = Part.from_graph(group.communicator(r), graph)
-            return record.partitioned(part, *args, **options)
+            return run(part, *args, **options)
         except BaseException:
             group.abort()
             raise
@@ -131,23 +131,24 @@ def _rank_work(rank, size, gpu, unique_id, task):
         comm = TimedCommunicator(comm)
     part = load_part(comm, source, device="gpu", **load_options)
     record = partitioned_record(name)
+    run = record.on_parts()
     if record.sourced and args[0] is None:
         args = (part.highest_degree_vertex(),) + args[1:]
     facts = dict(part.facts(), source=args[0] if record.sourced else None)
     try:
-        record.partitioned(part, *args, **options)  # warm-up: compiles, builds the device loop
+        run(part, *args, **options)  # warm-up: compiles, builds the device loop
     except DeviceError as exc:  # every rank fails alike: their loops are captured alike
         if "cudaGraphInstantiate" not in str(exc) or options.get("loop", "device") != "device":
             raise
         options = dict(options, loop="host")
         facts["loop"] = f"host (the loop on the device failed: {exc})"
-        record.partitioned(part, *args, **options)
+        run(part, *args, **options)
     results = []
     for _ in range(runs):
         comm.barrier()  # the ranks start together, so no rank's time holds another's late start
         if profile:
             comm.restart()
-        result = record.partitioned(part, *args, **options).to_host()
+        result = run(part, *args, **options).to_host()
         if profile:
             facts["local_ms"], facts["communication_ms"] = comm.wait_ms()
         results.append(dataclasses.replace(result, extra={**result.extra, **facts}))

@@ -67,8 +67,8 @@ class Part:
         self.xp = graph.xp
         self.first, self.owned = int(bounds[comm.rank]), int(bounds[comm.rank + 1] - bounds[comm.rank])
         self.num_vertices, self.num_edges = int(bounds[-1]), num_edges
-        proxies = to_host(global_ids[self.owned:])
-        self.proxy_offsets = self.owned + numpy.searchsorted(proxies, bounds)
+        self._proxies = to_host(global_ids[self.owned:])  # their global ids, sorted
+        self.proxy_offsets = self.owned + numpy.searchsorted(self._proxies, bounds)
 
     @classmethod
     def build(cls, comm, bounds, out_edges, in_edges=None, *, device, clean=False):
@@ -125,6 +125,11 @@ class Part:
     def local_id(self, vertex):
         """The local id of a global vertex this rank owns, else None."""
         return vertex - self.first if self.first <= vertex < self.first + self.owned else None
+
+    def proxy_id(self, vertex):
+        """The local id of a global vertex this rank holds as a proxy, else None."""
+        i = int(numpy.searchsorted(self._proxies, vertex))
+        return self.owned + i if i < len(self._proxies) and self._proxies[i] == vertex else None
 
     def highest_degree_vertex(self):
         """The whole graph's vertex of highest out-degree, lowest id on ties (as

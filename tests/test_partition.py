@@ -115,6 +115,14 @@ def test_parts_hold_the_graph_once_with_consistent_borders(parts):
             assert numpy.array_equal(got[numpy.lexsort(got.T[::-1])], edge_set(graph)), (name, reverse)
         for p in built:
             proxies = p.global_ids[p.owned:]
+            held = set(proxies.tolist())
+            for v in range(graph.num_vertices):
+                local, proxy = p.local_id(v), p.proxy_id(v)
+                if v in held:
+                    assert local is None and p.global_ids[proxy] == v
+                else:
+                    assert proxy is None and (local is not None) == (p.first <= v < p.first + p.owned)
+                    assert local is None or p.global_ids[local] == v
             assert (numpy.diff(proxies) > 0).all() and not ((proxies >= p.first) & (proxies < p.first + p.owned)).any()
             for q, peer in enumerate(built):
                 held = proxies[p.proxy_offsets[q] - p.owned:p.proxy_offsets[q + 1] - p.owned]
@@ -181,7 +189,7 @@ def test_wcc_finds_each_parts_own_components():
     import scipy.sparse
     from scipy.sparse.csgraph import connected_components
 
-    from minigr.apps.wcc import PartitionedWCC
+    from minigr.apps._wcc_parts import PartitionedWCC
     for spec in ("grid:scale=12,seed=4", "kron:scale=10,edge_factor=4,seed=3"):
         graph = load(spec, device="cpu")
         for part in on_ranks(3, lambda comm: Part.from_graph(comm, graph)):

@@ -1,0 +1,91 @@
+"""SSSP on one part of a graph split over ranks (minigr.partition): the app's
+delta-stepping on the part, with proxies' distances sent to their owners
+after each iteration (see PartitionedSSSP)."""
+import numpy
+
+from minigr.enactor import check_source, check_weights, problem
+from minigr.frontier import HEADER as FRONTIER_HEADER
+from minigr.partition import Border
+from minigr.transforms import Functor, transform
+
+from .sssp import SSSP, bucket_delta, settle
+
+def run(part, source, *, delta="auto", loop="device"):
+    """SSSP on one part of a partitioned graph (minigr.partition), called by
+    every rank: distance and parent (global ids) of the part's own vertices."""
+    source = check_source(part, source)
+    check_weights(part.graph, "SSSP")
+    largest = part.graph.xp.asarray([float(part.graph.weights.max()) if part.graph.num_edges else 0.0])
+    part.comm.allreduce(largest, "max")
+    delta = bucket_delta(delta, float(largest[0]), part.num_vertices, part.num_edges)
+    run = problem(part.graph, ("sssp part",), lambda: PartitionedSSSP(part))
+    result = settle(run, part, source, delta, loop)
+    result.extra["bytes_sent_per_iteration"] = run.shorter.volume()[1] + run.totals.nbytes
+    return result
+
+
+# A part's vertex that a peer found a shorter path to: it joins a bucket here.
+SHORTER = """void operator()(int v, float got) const {
+    const int old = atomicMin((int*)&dist[v], minigr::bit_cast<int>(got));
+    if (!(got < minigr::bit_cast<float>(old))) return;
+    if (got < threshold[0]) near.append_unique(v, 0);
+    else far.append_unique(v, 0);
+}"""
+COUNT_NEXT = "void operator()(long long) const { totals[0] = near.appended(); totals[1] = far.appended(); }"
+# NEXT_BUCKET on a part, from totals = the next near and far levels' sizes on all parts.
+NEXT_BUCKET_OF_PARTS = """bool operator()() const {
+    far.drop_level();
+    near.next_level();
+    if (totals[0] > 0) return true;
+    bucket[0] += bucket[1];
+    far.next_level();
+    return totals[1] > 0;
+}"""
+
+
+class PartitionedSSSP(SSSP):
+    """SSSP on a part: after each iteration, proxies' distances go to their
+    owners, which keep the shorter ones, and the buckets' sizes are summed
+    over the parts."""
+
+    def __init__(self, part):
+        self.part = part
+        self.totals = part.graph.xp.zeros(2, dtype=numpy.int64)
+        super().__init__(part.graph)
+        self.owned = part.owned
+        self.shorter = Border(part, self.dist, Functor(
+            SHORTER, filename="<sssp shorter>", headers=(FRONTIER_HEADER,), dist=self.dist,
+            threshold=self.bucket[0:1], near=self.near.view, far=self.far.view))
+        self.count = Functor(COUNT_NEXT, filename="<sssp count next>", totals=self.totals, near=self.near.view,
+                             far=self.far.view)
+
+    def iteration(self):
+        super().iteration()
+        self.shorter.to_owners()
+        transform(1, self.count)
+        self.part.comm.allreduce(self.totals)
+
+    def next_bucket(self):
+        return Functor(NEXT_BUCKET_OF_PARTS, filename="<sssp next bucket>", near=self.near.view, far=self.far.view,
+                       bucket=self.bucket, totals=self.totals)
+
+    def reset(self, source, delta):
+        local = self.part.local_id(source)
+        self.dist.fill(numpy.inf)
+        self.far.reset()
+        self.bucket.fill(delta)
+        if local is None:
+            self.near.reset()
+        else:
+            self.dist[local] = 0
+            self.near.reset(local)
+
+    def parents(self, source):
+        """Every vertex's parent (global ids), proxies told their final distances first."""
+        self.shorter.to_proxies()
+        parent = self.in_parents()
+        found = parent >= 0
+        parent[found] = self.part.global_ids[parent[found]]
+        if self.part.local_id(source) is not None:
+            parent[self.part.local_id(source)] = source
+        return parent
