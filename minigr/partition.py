@@ -128,7 +128,8 @@ class Part:
 
     def proxy_id(self, vertex):
         """The local id of a global vertex this rank holds as a proxy, else None."""
-        i = int(numpy.searchsorted(self._proxies, vertex))
+        # the key in the proxies' own type: a Python int would make NumPy copy them all to int64 (5 ms at 7M)
+        i = int(numpy.searchsorted(self._proxies, self._proxies.dtype.type(vertex)))
         return self.owned + i if i < len(self._proxies) and self._proxies[i] == vertex else None
 
     def highest_degree_vertex(self):
