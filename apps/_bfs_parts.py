@@ -32,7 +32,7 @@ def run(part, source, *, idempotent=False, loop="device"):
     owned = part.owned
     edges = int(part.graph.out_degrees()[:owned][run.depth[:owned] >= 0].sum())
     sent = sum(run.flags.volume()) + run.totals.nbytes
-    return Result({"depth": run.depth[:owned].copy(), "parent": parent[:owned]}, levels, timer.ms, edges,
+    return Result({"depth": run.depth[:owned].copy(), "parent": parent}, levels, timer.ms, edges,
                   {"bytes_sent_per_iteration": sent})
 
 
@@ -49,14 +49,12 @@ TAKE_REACHED = """void operator()(int v) const {
     }
 }"""
 SET_REACHED = "void operator()(int v) const { depth[v] = iteration[0] + 1; }"
-# After the run, a part that reached a proxy sends the parent its visit gave it
-# (one of the part's own vertices) as a global id; the owner takes one for each
-# vertex marked -2 (every sender reached it from the level above).
-GLOBAL_PARENT = """void operator()(long long i) const {
-    const int p = parent[first_proxy + i];
-    parent[first_proxy + i] = p >= 0 ? global_ids[p] : -1;
-}"""
-TAKE_PARENT = "void operator()(int v, int got) const { if (parent[v] == -2 && got >= 0) found[v] = got; }"
+# After the run, every parent becomes a global id (the visit gave local ids),
+# and a part that reached a proxy sends the parent its visit gave it; the
+# owner takes one for each vertex marked -2 (every sender reached it from the
+# level above).
+GLOBAL_PARENT = "void operator()(long long v) const { if (parent[v] >= 0) parent[v] = global_ids[parent[v]]; }"
+TAKE_PARENT = "void operator()(int v, int got) const { if (parent[v] == -2 && got >= 0) parent[v] = got; }"
 COUNT_NEXT = "void operator()(long long) const { totals[0] = frontier.appended(); totals[1] = frontier.appended_edges(); }"
 
 
@@ -76,11 +74,10 @@ class PartitionedBFS(BFS):
                        frontier=self.frontier.view, row_offsets=part.graph.row_offsets, **arrays)
         self.flags = BorderFlags(part, (now, take), (now, Functor(SET_REACHED, filename="<bfs set reached>", **arrays)))
         self.count = Functor(COUNT_NEXT, filename="<bfs count next>", totals=self.totals, frontier=self.frontier.view)
-        self.found = part.xp.empty_like(self.parent)
         self.global_parent = Functor(GLOBAL_PARENT, filename="<bfs global parent>", parent=self.parent,
-                                     global_ids=part.global_ids, first_proxy=numpy.int64(part.owned))
+                                     global_ids=part.global_ids)
         self.parents_found = Border(part, self.parent, Functor(TAKE_PARENT, filename="<bfs take parent>",
-                                                               parent=self.parent, found=self.found))
+                                                               parent=self.parent))
 
     def level(self):
         super().level()
@@ -112,11 +109,7 @@ class PartitionedBFS(BFS):
 
     def parents(self):
         """The parent of each of the part's own vertices as a global id: the
-        visit's (a local id till now), or for a vertex reached through a proxy,
-        the reaching part's."""
-        xp = self.graph.xp
-        self.found.fill(-1)
-        transform(self.graph.num_vertices - self.part.owned, self.global_parent)
+        visit's, or for a vertex reached through a proxy, the reaching part's."""
+        transform(self.graph.num_vertices, self.global_parent)
         self.parents_found.to_owners()
-        own, found = self.parent[:self.part.owned], self.found[:self.part.owned]
-        return xp.where(own == -2, found, xp.where(own >= 0, self.part.global_ids[xp.maximum(own, 0)], -1))
+        return self.parent[:self.part.owned].copy()

@@ -20,27 +20,31 @@ from .transforms.errors import MinigrError
 _PACK = "void operator()(long long i) const { packed[i] = values[mirrors[i]]; }"
 _UNPACK = "void operator()(long long i) const { combine(mirrors[i], packed[i]); }"
 # Flags of one side of the border (entries: local ids, by peer; words: 32 flags
-# each, a peer's first flag starting a word). `peer` finds entry or word i's peer.
-_PEER = """__device__ int peer(const int64_t* offsets, long long i) const {
+# each, a peer's first entry starting a word). A peer's words come in tiles of
+# 32, and word k of a tile holds the tile's entries k, k + 32, ..., k + 992,
+# so that neighbouring threads (one per word) read neighbouring entries.
+# `place`: word w's flag b is entry first + 32 b, where that is below end.
+_PLACE = """__device__ void place(long long w, long long& first, long long& end) const {
     int q = 0;
-    while (offsets[q + 1] <= i) ++q;
-    return q;
+    while (word_offsets[q + 1] <= w) ++q;
+    const long long k = w - word_offsets[q];
+    first = entry_offsets[q] + k / 32 * 1024 + k % 32;
+    end = entry_offsets[q + 1];
 }"""
-_PACK_FLAGS = _PEER + """void operator()(long long w) const {
-    const int q = peer(word_offsets, w);
-    const long long first = entry_offsets[q] + (w - word_offsets[q]) * 32;
-    const long long last = min(first + 32, (long long)entry_offsets[q + 1]);
+_PACK_FLAGS = _PLACE + """void operator()(long long w) const {
+    long long first, end;
+    place(w, first, end);
     unsigned bits = 0;
-    for (long long i = first; i < last; ++i) bits |= (unsigned)test(entries[i]) << (i - first);
+    for (int b = 0; b < 32 && first + 32 * b < end; ++b) bits |= (unsigned)test(entries[first + 32 * b]) << b;
     words[w] = bits;
 }"""
-_UNPACK_FLAGS = _PEER + """void operator()(long long w) const {
+_UNPACK_FLAGS = _PLACE + """void operator()(long long w) const {
     unsigned bits = words[w];
     if (!bits) return;
-    const int q = peer(word_offsets, w);
-    const long long first = entry_offsets[q] + (w - word_offsets[q]) * 32;
+    long long first, end;
+    place(w, first, end);
     for (int b = 0; bits; ++b, bits >>= 1)
-        if (bits & 1u) apply(entries[first + b]);
+        if (bits & 1u) apply(entries[first + 32 * b]);
 }"""
 
 
@@ -281,8 +285,8 @@ class _FlagSide:
     """One side of a BorderFlags: its entries (local ids), their words, and the words of each peer."""
 
     def __init__(self, xp, entries, entry_offsets):
-        counts = numpy.diff(entry_offsets)
-        word_offsets = numpy.concatenate([[0], numpy.cumsum(-(-counts // 32))]).astype(numpy.int64)
+        tiles = -(-numpy.diff(entry_offsets) // 1024)  # of 32 words, 1024 flags
+        word_offsets = numpy.concatenate([[0], numpy.cumsum(tiles * 32)]).astype(numpy.int64)
         self.words = xp.zeros(int(word_offsets[-1]), dtype=numpy.uint32)
         self.by_peer = [self.words[a:b] for a, b in zip(word_offsets, word_offsets[1:])]
         self.captures = dict(entries=entries, words=self.words, entry_offsets=xp.asarray(entry_offsets),

@@ -202,6 +202,41 @@ def test_wcc_finds_each_parts_own_components():
             assert len(pairs) == count == len(set(run.parent[:n].tolist())), (spec, part.rank)
 
 
+@pytest.mark.parametrize("parts", (2, 3))
+def test_border_flags_reach_exactly_the_flagged_vertices(parts):
+    """Borders of several tiles of 1024 flags, the last one partial: each owner
+    hears once from every peer that flagged its vertex's proxy, and each proxy
+    hears its owner's flag."""
+    from minigr.partition import BorderFlags
+    from minigr.transforms import Functor
+    graph = load("kron:scale=13,edge_factor=8,seed=7", device="cpu")
+
+    def work(comm):
+        part = Part.from_graph(comm, graph)
+        local = part.graph.num_vertices
+        flags = numpy.random.default_rng(comm.rank).integers(0, 2, local).astype(numpy.int32)
+        heard = numpy.zeros(local, dtype=numpy.int32)
+        test = Functor("bool operator()(int v) const { return flags[v] != 0; }", flags=flags)
+        count = Functor("void operator()(int v) const { atomicAdd(&heard[v], 1); }", heard=heard)
+        border = BorderFlags(part, (test, count), (test, count))
+        border.to_owners()
+        from_peers = heard.copy()
+        heard[:] = 0
+        border.to_proxies()
+        return part, flags, from_peers, heard.copy()
+
+    found = on_ranks(parts, work)
+    owner_flag = numpy.concatenate([flags[:part.owned] for part, flags, _, _ in found])
+    peers_flagging = numpy.zeros(graph.num_vertices, dtype=numpy.int32)
+    for part, flags, _, _ in found:
+        numpy.add.at(peers_flagging, part.global_ids[part.owned:], flags[part.owned:])
+    assert max(len(part.mirrors) for part, *_ in found) > 2048
+    for part, _, from_peers, from_owners in found:
+        own = slice(part.first, part.first + part.owned)
+        assert numpy.array_equal(from_peers[:part.owned], peers_flagging[own])
+        assert numpy.array_equal(from_owners[part.owned:], owner_flag[part.global_ids[part.owned:]])
+
+
 def chain(n):
     """A path whose ids alternate between the ends of the id range: each hop crosses parts."""
     order = numpy.argsort(numpy.arange(n) % 2, kind="stable")
