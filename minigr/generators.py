@@ -160,16 +160,17 @@ def _close_pairs(xp, x, y, reach, limit):
     return _concatenate(xp, found)
 
 
-def grid(scale, seed=1, *, weights=None, weight_seed=0, device=None):
+def grid(scale, seed=1, permute=1, *, weights=None, weight_seed=0, device=None):
     """Road-like grid: a 2^(scale/2) x 2^(scale/2) lattice with 4-neighbour edges, each kept
-    with probability 0.75, vertex ids permuted."""
+    with probability 0.75, vertex ids permuted (permute=0: row by row, so that ids carry
+    locality, as a road network's file order does)."""
     device = resolve_device(device)
     xp = array_module(device)
-    n, src, dst = _grid_pairs(xp, scale, seed)
+    n, src, dst = _grid_pairs(xp, scale, seed, permute)
     return _undirected(xp, src, dst, n, weights, weight_seed, device)
 
 
-def _grid_pairs(xp, scale, seed):
+def _grid_pairs(xp, scale, seed, permute=1):
     """(n, src, dst): the grid's edges, each once."""
     if scale % 2:
         raise MinigrError(f"grid needs an even scale (a 2^(scale/2) square), got {scale}")
@@ -179,6 +180,8 @@ def _grid_pairs(xp, scale, seed):
     src = xp.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])  # right, down
     dst = xp.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
     keep = random_words(xp, seed, GRID_EDGES, 0, len(src)) < np.uint64(GRID_KEEP * 2.0**64)
+    if not permute:
+        return n, src[keep], dst[keep]
     perm = _permutation(xp, n, seed)
     return n, perm[src[keep]], perm[dst[keep]]
 

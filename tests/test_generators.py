@@ -79,10 +79,13 @@ def test_grid_edges_join_grid_neighbours(monkeypatch):
     assert g.out_degrees().max() <= 4
 
 
-def test_grid_permutes_ids(monkeypatch):
+def test_grid_permutes_ids_unless_told_not_to(monkeypatch):
     permuted = grid(10, 3, device="cpu")
+    ordered = grid(10, 3, permute=0, device="cpu")
     identity_permutation(monkeypatch)
     plain = grid(10, 3, device="cpu")
+    assert np.array_equal(ordered.row_offsets, plain.row_offsets)
+    assert np.array_equal(ordered.col_indices, plain.col_indices)
     assert permuted.num_edges == plain.num_edges
     assert not np.array_equal(permuted.col_indices, plain.col_indices)
     assert np.array_equal(np.sort(permuted.out_degrees()), np.sort(plain.out_degrees()))

@@ -428,6 +428,7 @@ def test_generator_specs():
     assert same_graph(load("rgg:scale=8,seed=3", device="cpu"), generators.rgg(8, 3, device="cpu"))
     g = load("grid:seed=2,scale=6", weights="random", weight_seed=5, device="cpu")
     assert same_graph(g, generators.grid(6, 2, weights="random", weight_seed=5, device="cpu"))
+    assert same_graph(load("grid:scale=6,seed=2,permute=0", device="cpu"), generators.grid(6, 2, 0, device="cpu"))
     assert load("kron:scale=5,edge_factor=4,seed=2", directed=True, device="cpu").directed
 
 

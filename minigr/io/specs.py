@@ -9,10 +9,10 @@ from ..transforms.errors import MinigrError
 GENERATORS = {
     "kron": (generators.kronecker, ("scale", "edge_factor", "seed")),
     "rgg": (generators.rgg, ("scale", "seed")),
-    "grid": (generators.grid, ("scale", "seed")),
+    "grid": (generators.grid, ("scale", "seed", "permute")),
 }
 DEFAULTS = {"edge_factor": 16, "seed": 1}
-FORMS = "kron:scale=S,edge_factor=E,seed=K, rgg:scale=S,seed=K, grid:scale=S,seed=K"
+FORMS = "kron:scale=S,edge_factor=E,seed=K, rgg:scale=S,seed=K, grid:scale=S,seed=K[,permute=0]"
 
 
 def is_spec(source):
