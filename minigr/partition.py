@@ -35,7 +35,8 @@ _PACK_FLAGS = _PLACE + """void operator()(long long w) const {
     long long first, end;
     place(w, first, end);
     unsigned bits = 0;
-    for (int b = 0; b < 32 && first + 32 * b < end; ++b) bits |= (unsigned)test(entries[first + 32 * b]) << b;
+    for (int b = 0; b < 32; ++b)  // a fixed count, unrolled: the reads of all 32 are in flight at once
+        if (first + 32 * b < end) bits |= (unsigned)test(entries[first + 32 * b]) << b;
     words[w] = bits;
 }"""
 _UNPACK_FLAGS = _PLACE + """void operator()(long long w) const {
@@ -73,6 +74,7 @@ class Part:
         self.num_vertices, self.num_edges = int(bounds[-1]), num_edges
         self._proxies = to_host(global_ids[self.owned:])  # their global ids, sorted
         self.proxy_offsets = self.owned + numpy.searchsorted(self._proxies, bounds)
+        self._border_share = None
 
     @classmethod
     def build(cls, comm, bounds, out_edges, in_edges=None, *, device, clean=False):
@@ -135,6 +137,14 @@ class Part:
         # the key in the proxies' own type: a Python int would make NumPy copy them all to int64 (5 ms at 7M)
         i = int(numpy.searchsorted(self._proxies, self._proxies.dtype.type(vertex)))
         return self.owned + i if i < len(self._proxies) and self._proxies[i] == vertex else None
+
+    def border_share(self):
+        """The proxies of all parts over the graph's vertices (waits for the parts once)."""
+        if self._border_share is None:
+            proxies = self.xp.asarray([self.graph.num_vertices - self.owned], dtype=numpy.int64)
+            self.comm.allreduce(proxies)
+            self._border_share = int(proxies[0]) / max(self.num_vertices, 1)
+        return self._border_share
 
     def highest_degree_vertex(self):
         """The whole graph's vertex of highest out-degree, lowest id on ties (as
