@@ -8,7 +8,11 @@ from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.partition import Border, BorderFlags
 from minigr.transforms import Functor, transform
 
+from . import _bfs_rounds
 from .bfs import BFS, CHOOSE
+
+# Parts (two or more) sharing fewer vertices than this share of the graph run levels apart (_bfs_rounds).
+ROUNDS_BORDER = 0.05
 
 # The same on a part, from totals = the next level's size and edges on all parts.
 NEXT_LEVEL_OF_PARTS = CHOOSE + """bool operator()() const {
@@ -21,8 +25,11 @@ NEXT_LEVEL_OF_PARTS = CHOOSE + """bool operator()() const {
 
 def run(part, source, *, idempotent=False, loop="device"):
     """BFS on one part of a partitioned graph (minigr.partition), called by
-    every rank: depth and parent (global ids) of the part's own vertices."""
+    every rank: depth and parent (global ids) of the part's own vertices.
+    Parts that share few vertices run their levels apart, in rounds."""
     source = check_source(part, source)
+    if part.comm.size > 1 and part.border_share() < ROUNDS_BORDER:
+        return _bfs_rounds.run(part, source, loop=loop)
     run = problem(part.graph, ("bfs part", idempotent), lambda: PartitionedBFS(part, idempotent))
     with Timer(part.graph.device) as timer:
         run.reset(source)

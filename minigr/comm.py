@@ -99,7 +99,8 @@ class NcclCommunicator:
     def _type(self, array):
         types = {numpy.dtype(numpy.float64): self.nccl.NCCL_FLOAT64, numpy.dtype(numpy.float32): self.nccl.NCCL_FLOAT32,
                  numpy.dtype(numpy.int64): self.nccl.NCCL_INT64, numpy.dtype(numpy.int32): self.nccl.NCCL_INT32,
-                 numpy.dtype(numpy.uint32): self.nccl.NCCL_UINT32, numpy.dtype(numpy.uint8): self.nccl.NCCL_UINT8}
+                 numpy.dtype(numpy.uint32): self.nccl.NCCL_UINT32, numpy.dtype(numpy.uint8): self.nccl.NCCL_UINT8,
+                 numpy.dtype(numpy.uint64): self.nccl.NCCL_UINT64}
         if array.dtype not in types or not array.flags.c_contiguous:
             raise MinigrError(f"NCCL takes contiguous arrays of {', '.join(map(str, types))}, got {array.dtype}")
         return types[array.dtype]

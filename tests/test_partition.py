@@ -152,6 +152,29 @@ def test_bfs_on_parts(parts):
 
 
 @pytest.mark.parametrize("parts", PARTS)
+def test_bfs_by_rounds_on_parts(parts):
+    """BFS by rounds (levels apart between exchanges) on every nasty graph, whatever its border."""
+    from minigr.apps import _bfs_rounds
+    from minigr.multi import join
+    for name, graph in nasty_graphs("cpu").items():
+        for source in {0, graph.num_vertices - 1}:
+            expected = bfs(graph, source)
+            got = join(on_ranks(parts, lambda comm: _bfs_rounds.run(Part.from_graph(comm, graph), source)))
+            assert numpy.array_equal(got.depth, expected.depth), (name, source)
+            assert validate.check_bfs(graph, source, got.depth, got.parent) == "ok", (name, source)
+            assert got.iterations == expected.iterations and got.edges_visited == expected.edges_visited
+
+
+def test_bfs_runs_by_rounds_where_parts_share_few_vertices():
+    ordered = load("grid:scale=12,seed=4,permute=0", device="cpu")
+    for graph, rounds in ((ordered, True), (load("grid:scale=12,seed=4", device="cpu"), False)):
+        expected = bfs(graph, 5)
+        got = run_threads(graph, 2, "bfs", 5)
+        assert numpy.array_equal(got.depth, expected.depth) and got.iterations == expected.iterations
+        assert ("rounds" in got.extra) == rounds
+
+
+@pytest.mark.parametrize("parts", PARTS)
 def test_sssp_on_parts(parts):
     for name, graph in nasty_graphs("cpu", weighted=True).items():
         source = graph.num_vertices // 2

@@ -16,8 +16,11 @@ from ..graph import to_host
 from . import progress
 from .report import Column, format_table
 
-GRAPHS = {"kron_s25_e16": "kron:scale=25,edge_factor=16,seed=1", "grid_22": "grid:scale=22,seed=1"}
-QUICK = {"kron_s16_e16": "kron:scale=16,edge_factor=16,seed=1", "grid_16": "grid:scale=16,seed=1"}
+# grid_22_ordered: ids row by row, as a road network's file order keeps neighbours close
+GRAPHS = {"kron_s25_e16": "kron:scale=25,edge_factor=16,seed=1", "grid_22": "grid:scale=22,seed=1",
+          "grid_22_ordered": "grid:scale=22,seed=1,permute=0"}
+QUICK = {"kron_s16_e16": "kron:scale=16,edge_factor=16,seed=1", "grid_16": "grid:scale=16,seed=1",
+         "grid_16_ordered": "grid:scale=16,seed=1,permute=0"}
 CASES = (("bfs", "depth", {}), ("sssp", "distance", {}), ("pagerank", "rank", {"tol": 1e-9, "max_iter": 1000}),
          ("wcc", "component", {}))
 COLUMNS = [Column("graph", "graph", "{}", True), Column("primitive", "primitive", "{}", True),
