@@ -6,7 +6,7 @@ from minigr.enactor import Result, Timer, problem
 from minigr.partition import Border
 from minigr.transforms import Functor, transform
 
-from .wcc import WCC
+from .wcc import SAMPLES, WCC
 
 def run(part):
     """WCC on one part of a partitioned graph (minigr.partition), called by
@@ -32,28 +32,29 @@ TAKE_LOWEST = """void operator()(long long v) const {
 }"""
 TAKE_SMALLER = "void operator()(int v, int got) const { atomicMin(&label[v], got); }"
 FELL = "bool operator()() const { return changed[0] > 0; }"
+FIRST_ROUNDS = 2  # before the giant's vote: the second spreads what the first brought over each local component
 
 
 class PartitionedWCC(WCC):
-    """WCC on a part: union-find labels the part's local components once
-    (every edge hooked), then rounds spread the smallest global id over the
-    borders."""
+    """WCC on a part: union-find hooks each vertex to its first neighbours,
+    two rounds spread the smallest global id over the borders, and the label
+    most sampled vertices then share names the giant component; the other
+    vertices hook along their other edges, and rounds spread the smallest
+    global id over the borders till none falls. Labels come only along
+    edges, so two vertices with the giant's label are joined already: an
+    edge between them is one that neither row need hook."""
 
     def __init__(self, part):
-        super().__init__(part.graph)
-        xp, n = part.xp, max(self.n, 1)
+        xp, n = part.xp, max(part.graph.num_vertices, 1)
         self.part = part
         self.label, self.lowest = xp.empty(n, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)
+        super().__init__(part.graph, component=self.label)
         self.changed = xp.zeros(1, dtype=numpy.int32)
         self.labels = Border(part, self.label, Functor(TAKE_SMALLER, filename="<wcc take smaller>", label=self.label))
         self.round_functors = [Functor(NO_LABEL, filename="<wcc no label>", lowest=self.lowest)] + [
             Functor(source, filename="<wcc lowest>", lowest=self.lowest, root=self.parent, label=self.label,
                     changed=self.changed) for source in (LOWEST, TAKE_LOWEST)]
         self.start_loop(part.graph.device, self.round, Functor(FELL, filename="<wcc fell>", changed=self.changed))
-
-    def find_giant(self):
-        """None on a part: an edge to a proxy is in one row only (a proxy has
-        none), so a vertex of the giant component skipping it would lose it."""
 
     def round(self):
         self.changed.fill(0)
@@ -64,7 +65,17 @@ class PartitionedWCC(WCC):
         self.part.comm.allreduce(self.changed, "max")
 
     def label_components_of_parts(self):
-        """label[v] becomes v's component; returns the rounds it took: waits."""
-        self.label_components()
+        """label[v] becomes v's component; returns the rounds it took: waits.
+        Every rank makes the same exchanges, a part with no vertices too."""
+        if self.n:
+            self.hook_sampled()
         self.label[:self.n] = self.part.global_ids
-        return self.run_loop("device", 2**31 - 1)[0]
+        for _ in range(FIRST_ROUNDS):
+            self.round()
+        self.best.fill(0)
+        if self.n:
+            transform(SAMPLES, self.vote)
+        self.part.comm.allreduce(self.best, "max")
+        if self.n:
+            self.hook_rest()
+        return FIRST_ROUNDS + self.run_loop("device", 2**31 - 1)[0]

@@ -49,19 +49,20 @@ HOOK_NEIGHBOUR = """void operator()(long long v) const {
     if (at < row_offsets[v + 1]) sets.hook((int)v, col_indices[at]);
 }"""
 COMPRESS = "void operator()(long long v) const { parent[v] = sets.find((int)v); }"
-# The most frequent root among the sampled vertices, smallest on ties: best = count << 32 | (2^31 - 1 - root).
+# The most frequent component among the sampled vertices, smallest on ties:
+# best = count << 32 | (2^31 - 1 - its name). component[v] names v's (here its root).
 VOTE = """void operator()(long long i) const {
-    const int root = parent[sampled(i)];
+    const int name = component[sampled(i)];
     long long count = 0;
-    for (long long j = 0; j < samples; ++j) count += parent[sampled(j)] == root;
-    atomicMax(&best[0], count << 32 | (2147483647 - root));
+    for (long long j = 0; j < samples; ++j) count += component[sampled(j)] == name;
+    atomicMax(&best[0], count << 32 | (2147483647 - name));
 }
 int sampled(long long i) const { return (int)((unsigned long long)i * 2654435761ull % (unsigned long long)n); }"""
 # The edges of a vertex outside the giant component, after the first `skip`.
 OUTSIDE = """void operator()(long long v, long long& begin, long long& end) const {
     const int giant = 2147483647 - (int)(best[0] & 0xffffffff);
     begin = end = 0;
-    if (parent[v] != giant) {
+    if (component[v] != giant) {
         begin = min(row_offsets[v] + skip, row_offsets[v + 1]);
         end = row_offsets[v + 1];
     }
@@ -82,9 +83,12 @@ def wcc(graph):
 class WCC(Problem):
     name = "wcc"
 
-    def __init__(self, graph):
+    def __init__(self, graph, component=None):
+        """component: what names a vertex's component for the giant's vote and
+        skip (default: parent, the roots once compressed)."""
         xp, self.n = graph.xp, graph.num_vertices
         self.parent = xp.empty(max(self.n, 1), dtype=numpy.int32)
+        component = self.parent if component is None else component
         self.best = xp.zeros(1, dtype=numpy.int64)
         sets = Functor(UNION_FIND, filename="<wcc union-find>", parent=self.parent)
         self.start = Functor(START, filename="<wcc start>", parent=self.parent)
@@ -92,31 +96,35 @@ class WCC(Problem):
                                        row_offsets=graph.row_offsets, col_indices=graph.col_indices,
                                        nth=numpy.int64(r)) for r in range(NEIGHBOUR_ROUNDS)]
         self.compress = Functor(COMPRESS, filename="<wcc compress>", sets=sets, parent=self.parent)
-        self.vote = Functor(VOTE, filename="<wcc vote>", parent=self.parent, best=self.best,
+        self.vote = Functor(VOTE, filename="<wcc vote>", component=component, best=self.best,
                             samples=numpy.int64(SAMPLES), n=numpy.int64(max(self.n, 1)))
         # out-edges past the sampled ones; a directed graph's in-edges too, all of them
-        self.rest = [(Functor(OUTSIDE, filename="<wcc outside>", parent=self.parent, best=self.best,
+        self.rest = [(Functor(OUTSIDE, filename="<wcc outside>", component=component, best=self.best,
                               row_offsets=g.row_offsets, skip=numpy.int64(skip)),
                       Functor(HOOK_EDGE, filename="<wcc hook edge>", sets=sets, col_indices=g.col_indices))
                      for g, skip in [(graph, NEIGHBOUR_ROUNDS)] + [(graph.reverse(), 0)] * graph.directed]
 
     def label_components(self):
         """parent[v] becomes v's component (queued; nothing waits)."""
-        if self.n == 0:
-            return
+        if self.n:
+            self.hook_sampled()
+            self.best.fill(0)
+            transform(SAMPLES, self.vote)
+            self.hook_rest()
+
+    def hook_sampled(self):
+        """Each vertex hooked to its first neighbours, the trees compressed."""
         transform(self.n, self.start)
         for hook in self.hook_neighbour:
             transform(self.n, hook)
             transform(self.n, self.compress)
-        self.best.fill(0)  # no giant component: every vertex hooks its other edges
-        self.find_giant()
+
+    def hook_rest(self):
+        """Vertices outside the giant component that best names hook along
+        their other edges (best 0: none is giant); the trees compressed."""
         for bounds, hook in self.rest:
             segment_transform(self.n, bounds, hook)
         transform(self.n, self.compress)
-
-    def find_giant(self):
-        """best names the component most sampled vertices are in, whose vertices skip their other edges."""
-        transform(SAMPLES, self.vote)
 
 
 @validate.verdict_on_misshapen

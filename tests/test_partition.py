@@ -207,22 +207,21 @@ def test_wcc_on_parts(parts):
         assert numpy.array_equal(got.component, expected.component), name
 
 
-def test_wcc_finds_each_parts_own_components():
-    """The union-find of a part joins exactly what the part's edges join (edges to proxies included)."""
-    import scipy.sparse
-    from scipy.sparse.csgraph import connected_components
-
-    from minigr.apps._wcc_parts import PartitionedWCC
-    for spec in ("grid:scale=12,seed=4", "kron:scale=10,edge_factor=4,seed=3"):
+def test_wcc_on_parts_of_graphs_with_a_giant_component():
+    """A vertex of the giant component skips its other edges on a part too
+    (the giant named by a label spread over the borders, not a part's own
+    root): the components stay whole."""
+    for spec in ("grid:scale=12,seed=4", "kron:scale=10,edge_factor=4,seed=3", "grid:scale=12,seed=4,permute=0"):
         graph = load(spec, device="cpu")
-        for part in on_ranks(3, lambda comm: Part.from_graph(comm, graph)):
-            run = PartitionedWCC(part)
-            run.label_components()
-            g, n = part.graph, part.graph.num_vertices
-            edges = scipy.sparse.csr_matrix((numpy.ones(g.num_edges), g.col_indices, g.row_offsets), shape=(n, n))
-            count, expected = connected_components(edges, directed=False)
-            pairs = set(zip(expected.tolist(), run.parent[:n].tolist()))
-            assert len(pairs) == count == len(set(run.parent[:n].tolist())), (spec, part.rank)
+        expected = wcc(graph)
+        for parts in (2, 3):
+            got = run_threads(graph, parts, "wcc")
+            assert numpy.array_equal(got.component, expected.component), (spec, parts)
+    # Two halves, each its part's giant, joined by one edge that is neither end's first two.
+    half = numpy.array([[0, 1], [0, 2], [1, 2]] + [[v, v + 1] for v in range(2, 9)])
+    edges = numpy.concatenate([half, half + 10, [[0, 10]]])
+    joined = Graph.from_edges(edges[:, 0], edges[:, 1], num_vertices=20, symmetrize=True, device="cpu")
+    assert (run_threads(joined, 2, "wcc").component == 0).all()
 
 
 @pytest.mark.parametrize("parts", (2, 3))
