@@ -52,7 +52,7 @@ class PartitionedWCC(WCC):
         self.changed = xp.zeros(1, dtype=numpy.int32)
         self.labels = Border(part, self.label, Functor(TAKE_SMALLER, filename="<wcc take smaller>", label=self.label))
         self.round_functors = [Functor(NO_LABEL, filename="<wcc no label>", lowest=self.lowest)] + [
-            Functor(source, filename="<wcc lowest>", lowest=self.lowest, root=self.parent, label=self.label,
+            Functor(source, filename="<wcc lowest>", lowest=self.lowest, root=self.root, label=self.label,
                     changed=self.changed) for source in (LOWEST, TAKE_LOWEST)]
         self.start_loop(part.graph.device, self.round, Functor(FELL, filename="<wcc fell>", changed=self.changed))
 
@@ -69,6 +69,7 @@ class PartitionedWCC(WCC):
         Every rank makes the same exchanges, a part with no vertices too."""
         if self.n:
             self.hook_sampled()
+            transform(self.n, self.roots)
         self.label[:self.n] = self.part.global_ids
         for _ in range(FIRST_ROUNDS):
             self.round()

@@ -49,6 +49,13 @@ HOOK_NEIGHBOUR = """void operator()(long long v) const {
     if (at < row_offsets[v + 1]) sets.hook((int)v, col_indices[at]);
 }"""
 COMPRESS = "void operator()(long long v) const { parent[v] = sets.find((int)v); }"
+# The roots, read only: in COMPRESS another thread's halving can put back an
+# ancestor over a root just written, which a label per root must not see.
+ROOT = """void operator()(long long v) const {
+    int r = (int)v;
+    while (parent[r] != r) r = parent[r];
+    root[v] = r;
+}"""
 # The most frequent component among the sampled vertices, smallest on ties:
 # best = count << 32 | (2^31 - 1 - its name). component[v] names v's (here its root).
 VOTE = """void operator()(long long i) const {
@@ -77,7 +84,7 @@ def wcc(graph):
     run = problem(graph, ("wcc",), lambda: WCC(graph))
     with Timer(graph.device) as timer:
         run.label_components()
-    return Result({"component": run.parent[:n].copy()}, 1, timer.ms, graph.num_edges)
+    return Result({"component": run.root[:n].copy()}, 1, timer.ms, graph.num_edges)
 
 
 class WCC(Problem):
@@ -87,7 +94,7 @@ class WCC(Problem):
         """component: what names a vertex's component for the giant's vote and
         skip (default: parent, the roots once compressed)."""
         xp, self.n = graph.xp, graph.num_vertices
-        self.parent = xp.empty(max(self.n, 1), dtype=numpy.int32)
+        self.parent, self.root = (xp.empty(max(self.n, 1), dtype=numpy.int32) for _ in range(2))
         component = self.parent if component is None else component
         self.best = xp.zeros(1, dtype=numpy.int64)
         sets = Functor(UNION_FIND, filename="<wcc union-find>", parent=self.parent)
@@ -96,6 +103,7 @@ class WCC(Problem):
                                        row_offsets=graph.row_offsets, col_indices=graph.col_indices,
                                        nth=numpy.int64(r)) for r in range(NEIGHBOUR_ROUNDS)]
         self.compress = Functor(COMPRESS, filename="<wcc compress>", sets=sets, parent=self.parent)
+        self.roots = Functor(ROOT, filename="<wcc root>", parent=self.parent, root=self.root)
         self.vote = Functor(VOTE, filename="<wcc vote>", component=component, best=self.best,
                             samples=numpy.int64(SAMPLES), n=numpy.int64(max(self.n, 1)))
         # out-edges past the sampled ones; a directed graph's in-edges too, all of them
@@ -105,7 +113,7 @@ class WCC(Problem):
                      for g, skip in [(graph, NEIGHBOUR_ROUNDS)] + [(graph.reverse(), 0)] * graph.directed]
 
     def label_components(self):
-        """parent[v] becomes v's component (queued; nothing waits)."""
+        """root[v] becomes v's component (queued; nothing waits)."""
         if self.n:
             self.hook_sampled()
             self.best.fill(0)
@@ -121,10 +129,10 @@ class WCC(Problem):
 
     def hook_rest(self):
         """Vertices outside the giant component that best names hook along
-        their other edges (best 0: none is giant); the trees compressed."""
+        their other edges (best 0: none is giant); root[v] becomes v's root."""
         for bounds, hook in self.rest:
             segment_transform(self.n, bounds, hook)
-        transform(self.n, self.compress)
+        transform(self.n, self.roots)
 
 
 @validate.verdict_on_misshapen
