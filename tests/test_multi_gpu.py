@@ -11,6 +11,7 @@ import pytest
 
 import minigr
 from minigr import validate
+from minigr.apps.wcc import check_wcc
 from minigr.cli import main
 from minigr.multi import run_gpus
 from minigr.transforms.backend import gpu_available
@@ -45,7 +46,9 @@ def check_same(graph, name, source, got, expected):
     elif name == "sssp":
         assert numpy.array_equal(got.distance, expected.distance)
         assert validate.check_sssp(host, source, got.distance, got.parent) == "ok"
-    elif name == "wcc":
+    elif name == "wcc":  # each side against SciPy first, so that a difference says which one is wrong
+        assert check_wcc(host, expected.component) == "ok", "one GPU"
+        assert check_wcc(host, got.component) == "ok", "parts"
         assert numpy.array_equal(got.component, expected.component)
     else:
         numpy.testing.assert_allclose(got.rank, expected.rank, rtol=0, atol=1e-13)
