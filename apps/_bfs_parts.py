@@ -11,9 +11,6 @@ from minigr.transforms import Functor, transform
 from . import _bfs_rounds
 from .bfs import BFS, CHOOSE
 
-# Parts (two or more) sharing fewer vertices than this share of the graph run levels apart (_bfs_rounds).
-ROUNDS_BORDER = 0.05
-
 # The same on a part, from totals = the next level's size and edges on all parts.
 NEXT_LEVEL_OF_PARTS = CHOOSE + """bool operator()() const {
     choose(totals[0], totals[1], frontier.next_level());
@@ -28,7 +25,7 @@ def run(part, source, *, idempotent=False, loop="device"):
     every rank: depth and parent (global ids) of the part's own vertices.
     Parts that share few vertices run their levels apart, in rounds."""
     source = check_source(part, source)
-    if part.comm.size > 1 and part.border_share() < ROUNDS_BORDER:
+    if part.runs_apart():
         return _bfs_rounds.run(part, source, loop=loop)
     run = problem(part.graph, ("bfs part", idempotent), lambda: PartitionedBFS(part, idempotent))
     with Timer(part.graph.device) as timer:

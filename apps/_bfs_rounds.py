@@ -2,7 +2,7 @@
 locality, as a road network's file order does): each part runs
 ROUND_LEVELS levels on its own between two exchanges, so a graph of
 thousands of levels pays for an exchange every ROUND_LEVELS levels, not
-every level (see RoundsBFS). _bfs_parts.run picks it by the border's size."""
+every level (see RoundsBFS). _bfs_parts.run picks it where Part.runs_apart()."""
 import numpy
 
 from minigr.enactor import Problem, Result, Timer, problem

@@ -1,6 +1,9 @@
 """SSSP on one part of a graph split over ranks (minigr.partition): the app's
 delta-stepping on the part, with proxies' distances sent to their owners
-after each iteration (see PartitionedSSSP)."""
+after each iteration, or each ROUND_ITERATIONS where the parts share few
+vertices (see PartitionedSSSP)."""
+import dataclasses
+
 import numpy
 
 from minigr.enactor import check_source, check_weights, problem
@@ -18,10 +21,12 @@ def run(part, source, *, delta="auto", loop="device"):
     largest = part.graph.xp.asarray([float(part.graph.weights.max()) if part.graph.num_edges else 0.0])
     part.comm.allreduce(largest, "max")
     delta = bucket_delta(delta, float(largest[0]), part.num_vertices, part.num_edges)
-    run = problem(part.graph, ("sssp part",), lambda: PartitionedSSSP(part))
+    apart = ROUND_ITERATIONS if part.runs_apart() else 1
+    run = problem(part.graph, ("sssp part", apart), lambda: PartitionedSSSP(part, apart))
     result = settle(run, part, source, delta, loop)
-    result.extra["bytes_sent_per_iteration"] = run.shorter.volume()[1] + run.totals.nbytes
-    return result
+    result.extra.update(bytes_sent_per_iteration=(run.shorter.volume()[1] + run.totals.nbytes) // apart,
+                        exchanges=result.iterations)
+    return dataclasses.replace(result, iterations=result.iterations * apart)
 
 
 # A part's vertex that a peer found a shorter path to: it joins a bucket here.
@@ -32,6 +37,17 @@ SHORTER = """void operator()(int v, float got) const {
     else far.append_unique(v, 0);
 }"""
 COUNT_NEXT = "void operator()(long long) const { totals[0] = near.appended(); totals[1] = far.appended(); }"
+# Between exchanges (parts that run apart): NEXT_BUCKET on the part alone,
+# whose threshold rises only while far vertices wait.
+NEXT_LOCAL_BUCKET = """void operator()(long long) const {
+    far.drop_level();
+    if (near.next_level() > 0) return;
+    if (far.appended() > 0) {
+        bucket[0] += bucket[1];
+        far.next_level();
+    }
+}"""
+ROUND_ITERATIONS = 32  # iterations between exchanges where parts run apart
 # NEXT_BUCKET on a part, from totals = the next near and far levels' sizes on all parts.
 NEXT_BUCKET_OF_PARTS = """bool operator()() const {
     far.drop_level();
@@ -44,12 +60,14 @@ NEXT_BUCKET_OF_PARTS = """bool operator()() const {
 
 
 class PartitionedSSSP(SSSP):
-    """SSSP on a part: after each iteration, proxies' distances go to their
-    owners, which keep the shorter ones, and the buckets' sizes are summed
-    over the parts."""
+    """SSSP on a part: after each iteration (each `apart` iterations, the
+    buckets moving on the part alone between them), proxies' distances go to
+    their owners, which keep the shorter ones, and the buckets' sizes are
+    summed over the parts. A distance may come after the part's threshold
+    passed it: the owner relaxes from it then, as the frontier form would."""
 
-    def __init__(self, part):
-        self.part = part
+    def __init__(self, part, apart):
+        self.part, self.apart = part, apart
         self.totals = part.graph.xp.zeros(2, dtype=numpy.int64)
         super().__init__(part.graph)
         self.owned = part.owned
@@ -58,9 +76,14 @@ class PartitionedSSSP(SSSP):
             threshold=self.bucket[0:1], near=self.near.view, far=self.far.view))
         self.count = Functor(COUNT_NEXT, filename="<sssp count next>", totals=self.totals, near=self.near.view,
                              far=self.far.view)
+        self.next_local_bucket = Functor(NEXT_LOCAL_BUCKET, filename="<sssp next local bucket>", near=self.near.view,
+                                         far=self.far.view, bucket=self.bucket)
 
     def iteration(self):
-        super().iteration()
+        for k in range(self.apart):
+            if k:
+                transform(1, self.next_local_bucket)
+            super().iteration()
         self.shorter.to_owners()
         transform(1, self.count)
         self.part.comm.allreduce(self.totals)

@@ -49,6 +49,11 @@ _UNPACK_FLAGS = _PLACE + """void operator()(long long w) const {
 }"""
 
 
+# Parts whose proxies are fewer than this share of the graph's vertices (ids
+# with locality: an ordered grid's halves share 0.1%, kron_s25_e16's 42%).
+FEW_PROXIES = 0.05
+
+
 def vertex_bounds(degrees, parts):
     """parts + 1 bounds of contiguous vertex ranges holding about equal
     edges + vertices (degrees: every vertex's stored edges, on the host)."""
@@ -74,7 +79,7 @@ class Part:
         self.num_vertices, self.num_edges = int(bounds[-1]), num_edges
         self._proxies = to_host(global_ids[self.owned:])  # their global ids, sorted
         self.proxy_offsets = self.owned + numpy.searchsorted(self._proxies, bounds)
-        self._border_share = None
+        self._runs_apart = None
 
     @classmethod
     def build(cls, comm, bounds, out_edges, in_edges=None, *, device, clean=False):
@@ -138,13 +143,15 @@ class Part:
         i = int(numpy.searchsorted(self._proxies, self._proxies.dtype.type(vertex)))
         return self.owned + i if i < len(self._proxies) and self._proxies[i] == vertex else None
 
-    def border_share(self):
-        """The proxies of all parts over the graph's vertices (waits for the parts once)."""
-        if self._border_share is None:
+    def runs_apart(self):
+        """Whether the parts (two or more) share so few vertices, their proxies
+        under FEW_PROXIES of the graph's, that a primitive should run several
+        iterations on each part between exchanges (waits for the parts once)."""
+        if self._runs_apart is None:
             proxies = self.xp.asarray([self.graph.num_vertices - self.owned], dtype=numpy.int64)
             self.comm.allreduce(proxies)
-            self._border_share = int(proxies[0]) / max(self.num_vertices, 1)
-        return self._border_share
+            self._runs_apart = self.comm.size > 1 and int(proxies[0]) < FEW_PROXIES * self.num_vertices
+        return self._runs_apart
 
     def highest_degree_vertex(self):
         """The whole graph's vertex of highest out-degree, lowest id on ties (as

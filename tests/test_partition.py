@@ -165,13 +165,32 @@ def test_bfs_by_rounds_on_parts(parts):
             assert got.iterations == expected.iterations and got.edges_visited == expected.edges_visited
 
 
-def test_bfs_runs_by_rounds_where_parts_share_few_vertices():
-    ordered = load("grid:scale=12,seed=4,permute=0", device="cpu")
-    for graph, rounds in ((ordered, True), (load("grid:scale=12,seed=4", device="cpu"), False)):
+def test_parts_sharing_few_vertices_run_apart():
+    """BFS and SSSP run iterations apart between exchanges on an ordered grid's halves, not on a permuted one's."""
+    from minigr.apps._sssp_parts import ROUND_ITERATIONS
+    for spec, apart in (("grid:scale=12,seed=4,permute=0", True), ("grid:scale=12,seed=4", False)):
+        graph = load(spec, weights="random", device="cpu")
         expected = bfs(graph, 5)
         got = run_threads(graph, 2, "bfs", 5)
         assert numpy.array_equal(got.depth, expected.depth) and got.iterations == expected.iterations
-        assert ("rounds" in got.extra) == rounds
+        assert ("rounds" in got.extra) == apart
+        expected = sssp(graph, 5)
+        got = run_threads(graph, 2, "sssp", 5)
+        assert numpy.array_equal(got.distance, expected.distance)
+        assert got.iterations == got.extra["exchanges"] * (ROUND_ITERATIONS if apart else 1)
+
+
+@pytest.mark.parametrize("parts", PARTS)
+def test_sssp_on_parts_that_run_apart(parts, monkeypatch):
+    """SSSP with ROUND_ITERATIONS between exchanges, on every nasty graph whatever its border."""
+    monkeypatch.setattr(Part, "runs_apart", lambda self: True)
+    for name, graph in nasty_graphs("cpu", weighted=True).items():
+        source = graph.num_vertices // 2
+        for delta in ("auto", None, 5.0):
+            expected = sssp(graph, source, delta=delta)
+            got = run_threads(graph, parts, "sssp", source, delta=delta)
+            assert numpy.array_equal(got.distance, expected.distance), (name, delta)
+            assert validate.check_sssp(graph, source, got.distance, got.parent) == "ok", (name, delta)
 
 
 @pytest.mark.parametrize("parts", PARTS)
