@@ -13,7 +13,6 @@ from minigr.partition import Border
 from minigr.transforms import Functor, scan_transform, transform
 
 ROUND_LEVELS = 32
-UNREACHED = numpy.uint64(2**64 - 1)
 # A label packs (depth, the parent's global id), so one atomicMin keeps the
 # shorter way and a parent one level up; a vertex whose label fell goes on.
 RELAX = """

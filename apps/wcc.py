@@ -49,8 +49,9 @@ HOOK_NEIGHBOUR = """void operator()(long long v) const {
     if (at < row_offsets[v + 1]) sets.hook((int)v, col_indices[at]);
 }"""
 COMPRESS = "void operator()(long long v) const { parent[v] = sets.find((int)v); }"
-# The roots, read only: in COMPRESS another thread's halving can put back an
-# ancestor over a root just written, which a label per root must not see.
+# The roots, read only: during COMPRESS another thread's halving may write an
+# ancestor back over a root just written (not seen in 2300 runs on an H200,
+# but nothing orders it), and a label per root must not see that.
 ROOT = """void operator()(long long v) const {
     int r = (int)v;
     while (parent[r] != r) r = parent[r];

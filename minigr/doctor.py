@@ -68,7 +68,7 @@ def operator_samples():
 
 # Tiny CPU graphs every primitive runs on: skewed (load-balanced operators),
 # low-degree (thread-mapped ones), and the skewed one taken as directed.
-# (the ordered grid's halves share few vertices: BFS on them runs by rounds)
+# (the ordered grid's halves share few vertices: BFS and SSSP on them run apart)
 SAMPLE_GRAPHS = (("kron:scale=8,edge_factor=8,seed=1", {}), ("grid:scale=8,seed=1", {}),
                  ("kron:scale=8,edge_factor=8,seed=1", {"directed": True}), ("grid:scale=12,seed=1,permute=0", {}))
 
