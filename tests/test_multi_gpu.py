@@ -17,7 +17,7 @@ from minigr.multi import run_gpus
 from minigr.transforms.backend import gpu_available
 
 pytestmark = pytest.mark.gpu
-# the ordered grid's parts share few vertices: its BFS runs by rounds
+# the ordered grid's parts share few vertices: its BFS and SSSP run apart
 SPECS = ("kron:scale=12,edge_factor=8,seed=2", "rgg:scale=12,seed=3", "grid:scale=12,seed=4",
          "grid:scale=12,seed=4,permute=0")
 

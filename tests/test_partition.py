@@ -152,15 +152,14 @@ def test_bfs_on_parts(parts):
 
 
 @pytest.mark.parametrize("parts", PARTS)
-def test_bfs_by_rounds_on_parts(parts):
+def test_bfs_by_rounds_on_parts(parts, monkeypatch):
     """BFS by rounds (levels apart between exchanges) on every nasty graph, whatever its border."""
-    from minigr.apps import _bfs_rounds
-    from minigr.multi import join
+    monkeypatch.setattr(Part, "runs_apart", lambda self: True)
     for name, graph in nasty_graphs("cpu").items():
         for source in {0, graph.num_vertices - 1}:
             expected = bfs(graph, source)
-            got = join(on_ranks(parts, lambda comm: _bfs_rounds.run(Part.from_graph(comm, graph), source)))
-            assert numpy.array_equal(got.depth, expected.depth), (name, source)
+            got = run_threads(graph, parts, "bfs", source)
+            assert "rounds" in got.extra and numpy.array_equal(got.depth, expected.depth), (name, source)
             assert validate.check_bfs(graph, source, got.depth, got.parent) == "ok", (name, source)
             assert got.iterations == expected.iterations and got.edges_visited == expected.edges_visited
 
