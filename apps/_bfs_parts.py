@@ -6,10 +6,10 @@ import numpy
 from minigr.enactor import Result, Timer, check_source, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.partition import Border, BorderFlags
-from minigr.transforms import Functor, transform
+from minigr.transforms import Functor, scan_transform, transform
 
 from . import _bfs_rounds
-from .bfs import BFS, CHOOSE
+from .bfs import BFS, CHOOSE, REACHED_EDGES
 
 # The same on a part, from totals = the next level's size and edges on all parts.
 NEXT_LEVEL_OF_PARTS = CHOOSE + """bool operator()() const {
@@ -34,7 +34,8 @@ def run(part, source, *, idempotent=False, loop="device"):
         parent = run.parents()
     run.frontier.check_waiting()
     owned = part.owned
-    edges = int(part.graph.out_degrees()[:owned][run.depth[:owned] >= 0].sum())
+    _, edges = scan_transform(owned, Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=run.depth,
+                                             row_offsets=part.graph.row_offsets))
     sent = sum(run.flags.volume()) + run.totals.nbytes
     return Result({"depth": run.depth[:owned].copy(), "parent": parent}, levels, timer.ms, edges,
                   {"bytes_sent_per_iteration": sent})

@@ -12,6 +12,8 @@ from minigr.operators import advance
 from minigr.partition import Border
 from minigr.transforms import Functor, scan_transform, transform
 
+from .bfs import REACHED_EDGES
+
 ROUND_LEVELS = 32
 # A label packs (depth, the parent's global id), so one atomicMin keeps the
 # shorter way and a parent one level up; a vertex whose label fell goes on.
@@ -34,9 +36,6 @@ UNPACK = """void operator()(long long v) const {
     const uint64_t l = label[v];
     depth[v] = l == ~(uint64_t)0 ? -1 : (int)(l >> 32);
     parent[v] = l == ~(uint64_t)0 ? -1 : (int)(uint32_t)l;
-}"""
-REACHED_EDGES = """long long operator()(long long v) const {
-    return depth[v] >= 0 ? row_offsets[v + 1] - row_offsets[v] : 0;
 }"""
 
 

@@ -3,6 +3,7 @@ the bench's CPU system) and a Shiloach-Vishkin composition of CuPy calls (the
 bench's GPU alternative). Not an app: its name starts with an underscore."""
 import numpy
 
+from minigr import validate
 from minigr.enactor import Timer
 
 
@@ -48,3 +49,15 @@ def wcc_cupy(row_offsets, col_indices):
             if bool((label[src] == label[dst]).all()):
                 break
     return label, timer.ms, rounds
+
+
+@validate.verdict_on_misshapen
+def check_wcc(graph, component):
+    """Components against scipy.sparse.csgraph.connected_components (weak), each
+    labelled with its smallest vertex id."""
+    from scipy.sparse.csgraph import connected_components
+    edges = validate.Edges(graph)
+    (component,) = edges.per_vertex(component=component)
+    expected = smallest_ids(connected_components(edges.matrix(), directed=True, connection="weak")[1])
+    return validate.verdict([validate.finding(component != expected, "in a wrong component",
+                                              lambda v: f"{v} (got {component[v]}, expected {expected[v]})")])

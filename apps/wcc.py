@@ -9,13 +9,12 @@ their in-edges). A last pass points every vertex at its root. A fixed handful
 of launches, whatever the graph's diameter: nothing to loop over."""
 import numpy
 
-from minigr import validate
 from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.transforms import Functor, segment_transform, transform
 
-from ._wcc_references import smallest_ids, wcc_cupy, wcc_scipy
+from ._wcc_references import check_wcc, wcc_cupy, wcc_scipy
 
 SAMPLES = 1024      # vertices sampled to find the giant component
 NEIGHBOUR_ROUNDS = 2  # neighbours each vertex hooks to before the sampling
@@ -52,11 +51,7 @@ COMPRESS = "void operator()(long long v) const { parent[v] = sets.find((int)v); 
 # The roots, read only: during COMPRESS another thread's halving may write an
 # ancestor back over a root just written (not seen in 2300 runs on an H200,
 # but nothing orders it), and a label per root must not see that.
-ROOT = """void operator()(long long v) const {
-    int r = (int)v;
-    while (parent[r] != r) r = parent[r];
-    root[v] = r;
-}"""
+ROOT = "void operator()(long long v) const { int r = (int)v; while (parent[r] != r) r = parent[r]; root[v] = r; }"
 # The most frequent component among the sampled vertices, smallest on ties:
 # best = count << 32 | (2^31 - 1 - its name). component[v] names v's (here its root).
 VOTE = """void operator()(long long i) const {
@@ -134,18 +129,6 @@ class WCC(Problem):
         for bounds, hook in self.rest:
             segment_transform(self.n, bounds, hook)
         transform(self.n, self.roots)
-
-
-@validate.verdict_on_misshapen
-def check_wcc(graph, component):
-    """Components against scipy.sparse.csgraph.connected_components (weak), each
-    labelled with its smallest vertex id."""
-    from scipy.sparse.csgraph import connected_components
-    edges = validate.Edges(graph)
-    (component,) = edges.per_vertex(component=component)
-    expected = smallest_ids(connected_components(edges.matrix(), directed=True, connection="weak")[1])
-    return validate.verdict([validate.finding(component != expected, "in a wrong component",
-                                              lambda v: f"{v} (got {component[v]}, expected {expected[v]})")])
 
 
 APP = App(

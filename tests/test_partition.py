@@ -139,29 +139,20 @@ def test_generated_parts_are_the_generated_graph(spec):
         assert numpy.array_equal(got[numpy.lexsort(got.T[::-1])], edge_set(whole)), (spec, parts)
 
 
+@pytest.mark.parametrize("apart", (False, True))
 @pytest.mark.parametrize("parts", PARTS)
-def test_bfs_on_parts(parts):
+def test_bfs_on_parts(parts, apart, monkeypatch):
+    """Level by level, and by rounds (levels apart between exchanges), on every nasty graph whatever its border."""
+    monkeypatch.setattr(Part, "runs_apart", lambda self: apart)
     for name, graph in nasty_graphs("cpu").items():
         for source in {0, graph.num_vertices - 1}:
             expected = bfs(graph, source)
             for idempotent in (False, True):
                 got = run_threads(graph, parts, "bfs", source, idempotent=idempotent)
+                assert ("rounds" in got.extra) == apart
                 assert numpy.array_equal(got.depth, expected.depth), (name, source)
                 assert validate.check_bfs(graph, source, got.depth, got.parent) == "ok", (name, source)
                 assert got.iterations == expected.iterations and got.edges_visited == expected.edges_visited
-
-
-@pytest.mark.parametrize("parts", PARTS)
-def test_bfs_by_rounds_on_parts(parts, monkeypatch):
-    """BFS by rounds (levels apart between exchanges) on every nasty graph, whatever its border."""
-    monkeypatch.setattr(Part, "runs_apart", lambda self: True)
-    for name, graph in nasty_graphs("cpu").items():
-        for source in {0, graph.num_vertices - 1}:
-            expected = bfs(graph, source)
-            got = run_threads(graph, parts, "bfs", source)
-            assert "rounds" in got.extra and numpy.array_equal(got.depth, expected.depth), (name, source)
-            assert validate.check_bfs(graph, source, got.depth, got.parent) == "ok", (name, source)
-            assert got.iterations == expected.iterations and got.edges_visited == expected.edges_visited
 
 
 def test_parts_sharing_few_vertices_run_apart():
@@ -179,26 +170,18 @@ def test_parts_sharing_few_vertices_run_apart():
         assert got.iterations == got.extra["exchanges"] * (ROUND_ITERATIONS if apart else 1)
 
 
+@pytest.mark.parametrize("apart", (False, True))
 @pytest.mark.parametrize("parts", PARTS)
-def test_sssp_on_parts_that_run_apart(parts, monkeypatch):
-    """SSSP with ROUND_ITERATIONS between exchanges, on every nasty graph whatever its border."""
-    monkeypatch.setattr(Part, "runs_apart", lambda self: True)
+def test_sssp_on_parts(parts, apart, monkeypatch):
+    """Exchanging every iteration, and every ROUND_ITERATIONS, on every nasty graph whatever its border."""
+    from minigr.apps._sssp_parts import ROUND_ITERATIONS
+    monkeypatch.setattr(Part, "runs_apart", lambda self: apart)
     for name, graph in nasty_graphs("cpu", weighted=True).items():
         source = graph.num_vertices // 2
         for delta in ("auto", None, 5.0):
             expected = sssp(graph, source, delta=delta)
             got = run_threads(graph, parts, "sssp", source, delta=delta)
-            assert numpy.array_equal(got.distance, expected.distance), (name, delta)
-            assert validate.check_sssp(graph, source, got.distance, got.parent) == "ok", (name, delta)
-
-
-@pytest.mark.parametrize("parts", PARTS)
-def test_sssp_on_parts(parts):
-    for name, graph in nasty_graphs("cpu", weighted=True).items():
-        source = graph.num_vertices // 2
-        for delta in ("auto", None, 5.0):
-            expected = sssp(graph, source, delta=delta)
-            got = run_threads(graph, parts, "sssp", source, delta=delta)
+            assert got.iterations == got.extra["exchanges"] * (ROUND_ITERATIONS if apart else 1)
             assert numpy.array_equal(got.distance, expected.distance), (name, delta)
             assert validate.check_sssp(graph, source, got.distance, got.parent) == "ok", (name, delta)
 

@@ -6,7 +6,8 @@ import pytest
 import scipy.sparse.csgraph as csgraph
 
 import minigr
-from minigr.apps.wcc import check_wcc, smallest_ids, wcc, wcc_scipy
+from minigr.apps._wcc_references import smallest_ids
+from minigr.apps.wcc import check_wcc, wcc, wcc_scipy
 
 from conftest import to_host
 from graphs import nasty_graphs, random_graphs
