@@ -10,8 +10,8 @@ import sys
 import networkx as nx
 import pytest
 
-from minigr.nxbackend import MinigrGraph, can_run, convert_from_nx, convert_to_nx
-from minigr.nxinfo import FUNCTIONS
+from minigr.nx import FUNCTIONS, can_run
+from minigr.nx.convert import MinigrGraph, convert_from_nx, convert_to_nx
 
 KINDS = (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph)
 

@@ -1,0 +1,100 @@
+"""The functions minigr's networkx backend runs, each registered beside its implementation by
+@networkx_function: its networkx name, the parameters it accepts (its signature), when it
+declines (its checks) and its docs for networkx's backend_info (its docstring). can_run and
+should_run, which networkx asks before each call, read this registry.
+
+This module imports neither networkx nor minigr's primitives: networkx reads the backend's
+info while it starts up.
+"""
+import dataclasses
+import inspect
+import numbers
+
+FUNCTIONS = {}  # networkx name -> Function, filled as the modules of minigr.nx are imported
+
+# networkx runs a call itself, unconverted, on a graph of fewer edges than this, where its own
+# run costs less than converting the graph for minigr. Measured by `minigr bench networkx
+# --crossover` (minigr.bench.networkx) on the CPU backend: see the README's networkx section.
+SMALLEST_EDGES = 200
+
+
+@dataclasses.dataclass(frozen=True)
+class Function:
+    """A networkx function minigr runs. checks(a) gives (declined, why) pairs for its bound
+    arguments a (defaults applied); docs: what minigr runs and what it declines."""
+    implementation: callable
+    checks: callable
+    docs: str
+
+    @property
+    def signature(self):
+        return inspect.signature(self.implementation)
+
+
+def networkx_function(checks=None):
+    """Registers the decorated function as the backend's form of the networkx function of
+    the same name, with the same parameters. checks(a): (declined, why) pairs for the bound
+    arguments a, beyond those every function shares (see `declines`).
+
+    Example
+    -------
+    >>> @networkx_function(checks=lambda a: [(a["k"] < 0, "k is negative")])
+    ... def some_function(G, k=1):
+    ...     "networkx.some_function by minigr.some_primitive; declines negative k."
+    """
+    def register(implementation):
+        FUNCTIONS[implementation.__name__] = Function(implementation, checks or (lambda a: ()),
+                                                      inspect.cleandoc(implementation.__doc__))
+        return implementation
+    return register
+
+
+def can_run(name, args, kwargs):
+    """True when minigr gives networkx's answer for these arguments; else why not."""
+    try:
+        arguments = FUNCTIONS[name].signature.bind(*args, **kwargs)
+    except TypeError:
+        return "the arguments do not fit the function; networkx reports the error"
+    arguments.apply_defaults()
+    a = arguments.arguments
+    for declined, why in [*declines(a), *FUNCTIONS[name].checks(a)]:
+        if declined:
+            return why
+    return True
+
+
+def should_run(name, args, kwargs):
+    """True unless the graph is so small that networkx's own run costs less than converting it."""
+    G = args[0] if args else kwargs.get("G")
+    if getattr(G, "__networkx_backend__", "networkx") == "networkx" and G.number_of_edges() < SMALLEST_EDGES:
+        return f"fewer than {SMALLEST_EDGES} edges: converting the graph costs more than networkx's own run"
+    return True
+
+
+def declines(a):
+    """(declined, why) for the parameters several functions share, by name."""
+    G = a["G"]
+    return [
+        ("source" in a and a["source"] not in G, "the source is not in the graph; networkx raises the error"),
+        (callable(a.get("weight")), "weight functions are networkx's only"),
+        (not optional_number(a.get("cutoff")), "cutoff is not a number (or is NaN, which networkx ignores)"),
+    ]
+
+
+def optional_number(x):
+    """Whether x is None or a real number other than NaN (and not a bool)."""
+    return x is None or isinstance(x, numbers.Real) and not isinstance(x, bool) and x == x
+
+
+def info():
+    """The backend's description, in the form networkx asks of an entry point networkx.backend_info."""
+    from minigr import nx  # noqa: F401  (registers every function; it imports networkx, started by now)
+    return {
+        "backend_name": "minigr",
+        "project": "minigr",
+        "package": "minigr",
+        "url": None,
+        "short_summary": "Transform-based GPU graph analytics (Mini-Gunrock style); a C++ CPU backend without a GPU.",
+        "functions": {name: {"additional_docs": function.docs} for name, function in sorted(FUNCTIONS.items())},
+        "default_config": {},
+    }
