@@ -375,3 +375,14 @@ def test_networkx_own_tests(device, tmp_path):
     assert set(ran) == set(FUNCTIONS)
     for name, c in ran.items():  # networkx's tests try many options minigr declines (README: which)
         assert c["minigr"] > 0, f"{name}: minigr ran no calls"
+
+
+def test_speedup_benchmark_runs_every_function(on_device, capsys):
+    """python -m minigr.bench.networkx times each registered function (here on a tiny graph)."""
+    from minigr.bench import networkx as bench
+    assert set(bench.CALLS) == set(FUNCTIONS)
+    bench.main(["--vertices", "60", "--edges", "240"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[2:]] == list(bench.CALLS)
+    bench.main(["--crossover", "--function", "pagerank"])
+    assert "median over the" in capsys.readouterr().out

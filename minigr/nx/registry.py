@@ -13,9 +13,10 @@ import numbers
 FUNCTIONS = {}  # networkx name -> Function, filled as the modules of minigr.nx are imported
 
 # networkx runs a call itself, unconverted, on a graph of fewer edges than this, where its own
-# run costs less than converting the graph for minigr. Measured by `minigr bench networkx
-# --crossover` (minigr.bench.networkx) on the CPU backend: see the README's networkx section.
-SMALLEST_EDGES = 200
+# run costs less than converting the graph for minigr: the median, over the functions where
+# minigr with the conversion overtakes networkx at all, of the size where it does, measured by
+# `python -m minigr.bench.networkx --crossover` on the CPU backend (README, networkx backend).
+SMALLEST_EDGES = 400
 
 
 @dataclasses.dataclass(frozen=True)
