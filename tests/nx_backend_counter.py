@@ -6,7 +6,7 @@ import json
 import logging
 import os
 
-from minigr.nx import FUNCTIONS
+from minigr.nx.backend import FUNCTIONS
 
 
 class DispatchCounter(logging.Handler):

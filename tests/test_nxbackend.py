@@ -11,7 +11,7 @@ import sys
 import networkx as nx
 import pytest
 
-from minigr.nx import FUNCTIONS, can_run
+from minigr.nx.backend import FUNCTIONS, can_run
 from minigr.nx.convert import MinigrGraph, convert_from_nx, convert_to_nx
 
 KINDS = (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph)
@@ -266,6 +266,8 @@ DECLINED = {  # calls minigr cannot answer as networkx would: name -> (call, net
     "weight float32 rounds to 0": (lambda G, b: nx.pagerank(nx.DiGraph([(0, 1, {"weight": 1e-50}), (0, 2, {})]),
                                                             backend=b), None),
     "weight beyond float32": (lambda G, b: nx.pagerank(_weighted_path(1e39), backend=b), None),
+    "weight beyond float64": (lambda G, b: nx.single_source_dijkstra_path_length(_weighted_path(2 ** 2000), 0,
+                                                                               backend=b), None),
     "NaN cutoff": (lambda G, b: nx.single_source_dijkstra(G, 0, cutoff=float("nan"), backend=b), None),
     "string weights": (lambda G, b: nx.single_source_dijkstra(_weighted_path("a"), 0, backend=b), TypeError),
     "complex weights": (lambda G, b: nx.pagerank(_weighted_path(1j), backend=b), TypeError),

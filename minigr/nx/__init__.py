@@ -6,15 +6,8 @@ lists it returns, the same exceptions. Where minigr cannot, it declines and netw
 call itself: can_run declines on the arguments (a weight function, an option minigr lacks),
 and a function raises NotImplementedError once the data shows it cannot match (weights that
 float32 sums would round). One module per area of networkx registers its functions
-(minigr.nx.registry); `backend` is what networkx loads (entry point networkx.backends) and
-registry.info what it shows (entry point networkx.backend_info).
+(minigr.nx.registry); minigr.nx.backend.backend is what networkx loads (entry point
+networkx.backends) and minigr.nx.registry.info what it shows (entry point
+networkx.backend_info). This package imports nothing itself: networkx reads the info while it
+starts up.
 """
-import types
-
-from . import cluster, coloring, components, link_analysis, shortest_paths, traversal  # noqa: F401  (register)
-from .convert import convert_from_nx, convert_to_nx
-from .registry import FUNCTIONS, can_run, should_run
-
-backend = types.SimpleNamespace(convert_from_nx=convert_from_nx, convert_to_nx=convert_to_nx, can_run=can_run,
-                                should_run=should_run,
-                                **{name: function.implementation for name, function in FUNCTIONS.items()})

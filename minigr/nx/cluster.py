@@ -42,7 +42,8 @@ def _triangles(G):
 def _clustering(G, nodes):
     """networkx.clustering's {node: coefficient} for `nodes` (an int 0 where no triangle)."""
     coefficient = minigr.lcc(G.minigr_graph(None)).to_host().lcc if len(G) else numpy.zeros(0)
-    return {G.nodes[v]: float(coefficient[v]) or 0 for v in _selected(G, nodes)}
+    selected = _selected(G, nodes)
+    return {node: x or 0 for node, x in zip(G.nodes_of(selected), coefficient[selected].tolist())}
 
 
 @networkx_function(checks=lambda a: [*_nodes_checks(a), (a["nodes"] is not None and a["G"].is_multigraph(),
@@ -52,7 +53,8 @@ def triangles(G, nodes=None):
     count = _triangles(G)
     if nodes is not None and nodes in G:
         return int(count[G.index[nodes]])
-    return {G.nodes[v]: int(count[v]) for v in _selected(G, nodes)}
+    selected = _selected(G, nodes)
+    return dict(zip(G.nodes_of(selected), count[selected].tolist()))
 
 
 @networkx_function(checks=lambda a: [*_nodes_checks(a), *_undirected_simple_checks(a)])

@@ -30,4 +30,5 @@ def greedy_color(G, strategy="largest_first", interchange=False):
                                         numpy.concatenate([G.dst, G.dst[loops]]), num_vertices=n, directed=False)
     colors = minigr.color(graph).to_host().color
     degree = numpy.bincount(G.src, minlength=n) + numpy.bincount(G.src[loops], minlength=n)
-    return {G.nodes[v]: int(colors[v]) for v in numpy.lexsort((numpy.arange(n), -degree))}
+    order = numpy.lexsort((numpy.arange(n), -degree))
+    return dict(zip(G.nodes_of(order), colors[order].tolist()))

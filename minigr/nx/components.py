@@ -22,7 +22,7 @@ def _components(G):
     order = numpy.argsort(label, kind="stable")
     for members in numpy.split(order, numpy.flatnonzero(numpy.diff(label[order])) + 1):
         if len(members):
-            yield {G.nodes[v] for v in members}
+            yield set(G.nodes_of(members))
 
 
 def _count(G):
@@ -57,7 +57,7 @@ def is_connected(G):
 def node_connected_component(G, n):
     """Runs minigr.wcc."""
     label = _labels(G)
-    return {G.nodes[v] for v in numpy.flatnonzero(label == label[G.index[n]])}
+    return set(G.nodes_of(numpy.flatnonzero(label == label[G.index[n]])))
 
 
 @networkx_function()

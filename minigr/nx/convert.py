@@ -1,5 +1,6 @@
 """Graphs between networkx and minigr: a networkx graph converted once (networkx caches it on
 the graph) into a MinigrGraph, which builds the minigr Graphs a call needs."""
+import itertools
 import math
 import numbers
 
@@ -47,6 +48,10 @@ class MinigrGraph:
         except TypeError:  # unhashable: not a node, as networkx answers
             return False
 
+    def nodes_of(self, ids):
+        """The nodes of vertex ids `ids` (an array), as a list."""
+        return list(map(self.nodes.__getitem__, numpy.asarray(ids).tolist()))
+
     def vertices(self, nodes):
         """The vertex ids of `nodes`, an iterable of nodes, as an int64 array."""
         return numpy.array([self.index[node] for node in nodes], numpy.int64)
@@ -78,26 +83,52 @@ class MinigrGraph:
 
 def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
                     preserve_graph_attrs=False, name=None, graph_name=None):
-    """G as a MinigrGraph, with the edge attributes edge_attrs names ({name: value where missing})."""
+    """G as a MinigrGraph, with the edge attributes edge_attrs names ({name: value where missing}).
+    The adjacency is read a node at a time (its neighbour count, then its neighbours' ids
+    through one C-level map), not an edge at a time."""
     if preserve_edge_attrs or preserve_node_attrs or node_attrs:
         raise NotImplementedError("minigr converts only the edge attributes a call names")
     nodes = list(G)
     index = {node: i for i, node in enumerate(nodes)}
-    defaults = edge_attrs or {}
-    src, dst, values = [], [], {attribute: [] for attribute in defaults}
-    for u, neighbours in G.adj.items():
-        for v, data in neighbours.items():
-            for attributes in data.values() if G.is_multigraph() else (data,):
-                src.append(index[u])
-                dst.append(index[v])
-                for attribute, default in defaults.items():
-                    values[attribute].append(attributes.get(attribute, default))
+    adjacency = G._adj
+    degree = numpy.fromiter(map(len, adjacency.values()), numpy.int64, len(nodes))
+    src = numpy.repeat(numpy.arange(len(nodes), dtype=numpy.int64), degree)
+    dst = numpy.fromiter(map(index.__getitem__, itertools.chain.from_iterable(adjacency.values())), numpy.int64,
+                         len(src))
+    edges = list(itertools.chain.from_iterable(neighbours.values() for neighbours in adjacency.values()))
+    if G.is_multigraph():  # each neighbour's {key: attributes}: a copy per key
+        copies = numpy.fromiter(map(len, edges), numpy.int64, len(edges))
+        src, dst = numpy.repeat(src, copies), numpy.repeat(dst, copies)
+        edges = list(itertools.chain.from_iterable(keyed.values() for keyed in edges))
     return MinigrGraph(
-        nodes, numpy.array(src, numpy.int64), numpy.array(dst, numpy.int64),
-        {attribute: (numpy.array([_real(x) for x in xs], numpy.float64),
-                     all(isinstance(x, numbers.Integral) for x in xs)) for attribute, xs in values.items()},
+        nodes, src, dst,
+        {attribute: _column([data.get(attribute, default) for data in edges])
+         for attribute, default in (edge_attrs or {}).items()},
         directed=G.is_directed(), multigraph=G.is_multigraph(),
         graph_attributes=dict(G.graph) if preserve_graph_attrs else None)
+
+
+def _column(values):
+    """(float64 array, whether every value is an integer) of an attribute's values; NaN (declined
+    later) where one is not a real number: a string, a complex."""
+    kinds = set(map(type, values))
+    if kinds <= {int, float}:
+        try:
+            return numpy.array(values, numpy.float64), float not in kinds
+        except OverflowError:  # an int beyond float64
+            pass
+    return numpy.array(list(map(real, values)), numpy.float64), all(isinstance(x, numbers.Integral) for x in values)
+
+
+def real(x):
+    """x as a float: NaN where it is not a real number (a string, a complex), infinite beyond
+    float64; both declined where minigr needs the value."""
+    if not isinstance(x, numbers.Real):
+        return math.nan
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
 
 
 def convert_to_nx(obj, *, name=None):
@@ -117,7 +148,3 @@ def convert_to_nx(obj, *, name=None):
                    **{attribute: column[i] for attribute, column in columns.items()})
     return G
 
-
-def _real(x):
-    """x as a float; NaN (declined later) where it is not a real number: a string, a complex."""
-    return float(x) if isinstance(x, numbers.Real) else math.nan

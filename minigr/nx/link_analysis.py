@@ -7,13 +7,13 @@ import numpy
 
 import minigr
 
-from .convert import _real
+from .convert import real
 from .registry import networkx_function
 
 
 def _node_vector(G, values, name):
     """A dict of per-node values (0 where missing) as an array over the vertices."""
-    vector = numpy.array([_real(values.get(node, 0)) for node in G.nodes])
+    vector = numpy.array([real(values.get(node, 0)) for node in G.nodes])
     if not (numpy.isfinite(vector).all() and (vector >= 0).all() and vector.sum() > 0):
         raise NotImplementedError(f"{name} has negative or non-numeric values, or sums to 0")
     return vector
@@ -48,4 +48,4 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
         if "did not converge" in str(exc):
             raise nx.PowerIterationFailedConvergence(max_iter) from exc
         raise
-    return dict(zip(G.nodes, map(float, result.to_host().rank)))
+    return dict(zip(G.nodes, result.to_host().rank.tolist()))

@@ -6,9 +6,11 @@ should_run, which networkx asks before each call, read this registry.
 This module imports neither networkx nor minigr's primitives: networkx reads the backend's
 info while it starts up.
 """
+import ast
 import dataclasses
 import inspect
 import numbers
+import pathlib
 
 FUNCTIONS = {}  # networkx name -> Function, filled as the modules of minigr.nx are imported
 
@@ -88,14 +90,27 @@ def optional_number(x):
 
 
 def info():
-    """The backend's description, in the form networkx asks of an entry point networkx.backend_info."""
-    from minigr import nx  # noqa: F401  (registers every function; it imports networkx, started by now)
+    """The backend's description, in the form networkx asks of an entry point
+    networkx.backend_info. networkx asks while it starts up, so the functions and their docs
+    are read from the source of minigr.nx's modules (the functions @networkx_function
+    decorates, and their docstrings), not imported: that would import NumPy into every
+    program that imports networkx."""
     return {
         "backend_name": "minigr",
         "project": "minigr",
         "package": "minigr",
         "url": None,
         "short_summary": "Transform-based GPU graph analytics (Mini-Gunrock style); a C++ CPU backend without a GPU.",
-        "functions": {name: {"additional_docs": function.docs} for name, function in sorted(FUNCTIONS.items())},
+        "functions": {name: {"additional_docs": docs} for name, docs in sorted(_registered_in_source())},
         "default_config": {},
     }
+
+
+def _registered_in_source():
+    """(name, docstring) of each function decorated by @networkx_function in minigr.nx's modules."""
+    for path in sorted(pathlib.Path(__file__).parent.glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef) and any(
+                    isinstance(d, ast.Call) and getattr(d.func, "id", None) == networkx_function.__name__
+                    for d in node.decorator_list):
+                yield node.name, inspect.cleandoc(ast.get_docstring(node))

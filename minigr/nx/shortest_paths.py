@@ -46,7 +46,9 @@ def dijkstra(G, sources, weight, cutoff):
 
 def _distances(G, order, distance, number, sources=1):
     """{node: distance} in `order`, the sources' an int 0 as networkx gives it."""
-    return {G.nodes[v]: number(distance[v]) if i >= sources else 0 for i, v in enumerate(order)}
+    values = list(map(number, distance[order].tolist()))
+    values[:sources] = [0] * min(sources, len(values))
+    return dict(zip(G.nodes_of(order), values))
 
 
 def _sources(G, sources):
@@ -69,7 +71,7 @@ def _multi_source(G, sources, target, cutoff, weight):
     path = [t]
     while path[-1] not in sources:
         path.append(parent[path[-1]])
-    return number(distance[t]), [G.nodes[v] for v in reversed(path)]
+    return number(distance[t]), G.nodes_of(path[::-1])
 
 
 def _sources_checks(a):

@@ -62,7 +62,7 @@ def _tree_edges(G, source, depth_limit):
     """(parent, child) vertex ids of networkx's BFS tree edges, in the order it yields them."""
     order, parent, depth = bfs(G, source)
     order = within(order, depth, depth_limit)[1:]
-    return zip(parent[order], order)
+    return zip(parent[order].tolist(), order.tolist())
 
 
 def _bfs_edges_checks(a):
@@ -76,8 +76,9 @@ def _bfs_edges_checks(a):
 def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     """Runs minigr.bfs, then orders the tree edges exactly as networkx yields them. Declines
     sort_neighbors and reverse=True on directed graphs."""
+    nodes = G.nodes
     for u, v in _tree_edges(G, source, depth_limit):
-        yield G.nodes[u], G.nodes[v]
+        yield nodes[u], nodes[v]
 
 
 @networkx_function(checks=_bfs_edges_checks)
@@ -93,8 +94,9 @@ def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
 @networkx_function(checks=_bfs_edges_checks)
 def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
     """Runs minigr.bfs; networkx's (node, parent) pairs in its order. Declines sort_neighbors."""
+    nodes = G.nodes
     for u, v in _tree_edges(G, source, depth_limit):
-        yield G.nodes[v], G.nodes[u]
+        yield nodes[v], nodes[u]
 
 
 @networkx_function(checks=_bfs_edges_checks)
@@ -126,7 +128,7 @@ def bfs_layers(G, sources):
     """Runs minigr.bfs from one source; declines several sources."""
     order, _, depth = bfs(G, _one_source(G, sources))
     for layer in numpy.split(order, numpy.flatnonzero(numpy.diff(depth[order])) + 1):
-        yield [G.nodes[v] for v in layer]
+        yield G.nodes_of(layer)
 
 
 @networkx_function(checks=lambda a: [(a["distance"] is None or not optional_number(a["distance"]),
@@ -134,28 +136,29 @@ def bfs_layers(G, sources):
 def descendants_at_distance(G, source, distance):
     """Runs minigr.bfs: the nodes at depth `distance`."""
     depth = bfs(G, source)[2]
-    return {G.nodes[v] for v in numpy.flatnonzero(depth == distance)} if distance >= 0 else set()
+    return set(G.nodes_of(numpy.flatnonzero(depth == distance))) if distance >= 0 else set()
 
 
 @networkx_function()
 def descendants(G, source):
     """Runs minigr.bfs: the nodes reachable from the source, but itself."""
     depth = bfs(G, source)[2]
-    return {G.nodes[v] for v in numpy.flatnonzero(depth > 0)}
+    return set(G.nodes_of(numpy.flatnonzero(depth > 0)))
 
 
 @networkx_function()
 def ancestors(G, source):
     """Runs minigr.bfs over the reversed edges: the nodes that reach the source, but itself."""
     depth = bfs(G, source, reverse=G.is_directed())[2]
-    return {G.nodes[v] for v in numpy.flatnonzero(depth > 0)}
+    return set(G.nodes_of(numpy.flatnonzero(depth > 0)))
 
 
 @networkx_function()
 def single_source_shortest_path_length(G, source, cutoff=None):
     """Runs minigr.bfs; same values and order as networkx. Declines a NaN cutoff."""
     order, _, depth = bfs(G, source)
-    return {G.nodes[v]: int(depth[v]) for v in within(order, depth, cutoff)}
+    order = within(order, depth, cutoff)
+    return dict(zip(G.nodes_of(order), depth[order].tolist()))
 
 
 @networkx_function()
@@ -169,8 +172,9 @@ def single_source_shortest_path(G, source, cutoff=None):
 def paths(G, order, parent, first=1):
     """{node: path} for the vertices of `order`, each path its parent's and itself; the
     first `first` vertices of the order (sources) are their own paths."""
-    found = {v: [G.nodes[v]] for v in order[:first]}
+    nodes, order, parent = G.nodes, order.tolist(), parent.tolist()
+    found = {v: [nodes[v]] for v in order[:first]}
     for v in order[first:]:
-        found[v] = found[parent[v]] + [G.nodes[v]]
-    return {G.nodes[v]: path for v, path in found.items()}
+        found[v] = found[parent[v]] + [nodes[v]]
+    return {nodes[v]: path for v, path in found.items()}
 
