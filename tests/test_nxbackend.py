@@ -379,9 +379,10 @@ def test_networkx_own_tests(device, tmp_path):
         assert c["minigr"] > 0, f"{name}: minigr ran no calls"
 
 
-def test_speedup_benchmark_runs_every_function(on_device, capsys):
-    """python -m minigr.bench.networkx times each registered function (here on a tiny graph)."""
+def test_speedup_benchmark_runs_every_function(on_device, capsys, monkeypatch):
+    """python -m minigr.bench.networkx times each registered function (here on tiny graphs)."""
     from minigr.bench import networkx as bench
+    monkeypatch.setattr(bench, "CROSSOVER_EDGES", (25, 50))
     assert set(bench.CALLS) == set(FUNCTIONS)
     bench.main(["--vertices", "60", "--edges", "240"])
     lines = capsys.readouterr().out.splitlines()

@@ -5,8 +5,9 @@ the unchanged graph, which networkx's cache of converted graphs serves). --cross
 on growing graphs, where minigr with the conversion starts to beat networkx: the size below
 which the backend's should_run lets networkx run (minigr.nx.registry.SMALLEST_EDGES).
 
-Runs on the device MINIGR_DEVICE names (gpu, or cpu: the C++ backend). Each time is one run
-after a warm-up call, wall clock, results consumed (lists of generators' items)."""
+Runs on the device MINIGR_DEVICE names (gpu, or cpu: the C++ backend). Times are wall clock,
+results consumed (lists of generators' items), after a warm-up call: one run each on the
+medium graph, the median of CROSSOVER_RUNS on the small ones."""
 import argparse
 import collections.abc
 import random
@@ -59,7 +60,8 @@ CALLS = {
     "multi_source_dijkstra_path_length": ("directed", lambda G, s, t, b: nx.multi_source_dijkstra_path_length(
         G, {s, t}, backend=b)),
 }
-CROSSOVER_EDGES = (25, 50, 100, 200, 400, 800, 1600, 3200, 6400)
+CROSSOVER_EDGES = (25, 50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600)
+CROSSOVER_RUNS = 5
 
 
 def graphs(vertices, edges, seed=1):
@@ -73,26 +75,29 @@ def graphs(vertices, edges, seed=1):
     return made
 
 
-def seconds(call):
-    """Wall seconds of call(), its result consumed."""
-    start = time.perf_counter()
-    result = call()
-    if isinstance(result, collections.abc.Iterator):
-        list(result)
-    return time.perf_counter() - start
+def seconds(call, runs=1, before=lambda: None):
+    """Median wall seconds of `runs` runs of call(), its result consumed, each after before()."""
+    times = []
+    for _ in range(runs):
+        before()
+        start = time.perf_counter()
+        result = call()
+        if isinstance(result, collections.abc.Iterator):
+            list(result)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
-def measure(name, made):
+def measure(name, made, runs=1):
     """{networkx, minigr, minigr_converted} seconds of function `name` on the graphs `made`."""
     kind, call = CALLS[name]
     G = made[kind]
     s, t = 0, len(G) // 2
     with nx.config(warnings_to_ignore={"cache"}):
         seconds(lambda: call(G, s, t, "minigr"))  # warm-up: kernels compiled, G's conversion cached
-        converted = seconds(lambda: call(G, s, t, "minigr"))
-        G.__networkx_cache__.clear()
-        with_conversion = seconds(lambda: call(G, s, t, "minigr"))
-    return {"networkx": seconds(lambda: call(G, s, t, "networkx")), "minigr": with_conversion,
+        converted = seconds(lambda: call(G, s, t, "minigr"), runs)
+        with_conversion = seconds(lambda: call(G, s, t, "minigr"), runs, G.__networkx_cache__.clear)
+    return {"networkx": seconds(lambda: call(G, s, t, "networkx"), runs), "minigr": with_conversion,
             "minigr_converted": converted}
 
 
@@ -109,20 +114,21 @@ def speedups(vertices, edges, names):
 
 
 def crossover(names):
-    """For each function, the fewest edges (of CROSSOVER_EDGES, 4 per vertex) at which minigr
-    with the conversion runs faster than networkx, and their median over the functions that
-    get there (a linear-time function, whose own run costs about what the conversion does, may
-    not on the CPU backend)."""
+    """For each function, the fewest edges (of CROSSOVER_EDGES, 4 per vertex) from which on
+    minigr with the conversion runs faster than networkx, and their median over the functions
+    that get there (a linear-time function, whose own run costs about what the conversion
+    does, may not on the CPU backend)."""
     found = {}
     for edges in CROSSOVER_EDGES:
         made = graphs(max(edges // 4, 2), edges)
         for name in names:
-            if name not in found:
-                m = measure(name, made)
-                if m["minigr"] < m["networkx"]:
-                    found[name] = edges
+            m = measure(name, made, CROSSOVER_RUNS)
+            if m["minigr"] >= m["networkx"]:
+                found.pop(name, None)
+            elif name not in found:
+                found[name] = edges
     for name in names:
-        print(f"{name:36} {found.get(name, f'> {CROSSOVER_EDGES[-1]}')}")
+        print(f"{name:36} {found.get(name, f'not by {CROSSOVER_EDGES[-1]}')}")
     if found:
         print(f"median over the {len(found)} functions that get there: {statistics.median(found.values())} edges")
 

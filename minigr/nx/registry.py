@@ -36,14 +36,26 @@ class Function:
 
 def networkx_function(checks=None):
     """Registers the decorated function as the backend's form of the networkx function of
-    the same name, with the same parameters. checks(a): (declined, why) pairs for the bound
-    arguments a, beyond those every function shares (see `declines`).
+    the same name, which it must match parameter for parameter; its docstring is what
+    networkx's backend_info shows of it.
+
+    Parameters
+    ----------
+    checks : callable, optional
+        checks(a) -> (declined, why) pairs for the call's bound arguments a (defaults
+        applied), beyond those every function shares (see `declines`); can_run declines the
+        call with the first `why` whose `declined` is true.
+
+    Returns
+    -------
+    callable
+        The decorator, which returns the function unchanged.
 
     Example
     -------
     >>> @networkx_function(checks=lambda a: [(a["k"] < 0, "k is negative")])
-    ... def some_function(G, k=1):
-    ...     "networkx.some_function by minigr.some_primitive; declines negative k."
+    ... def k_core(G, k=None, core_number=None):
+    ...     "Runs minigr.kcore; declines negative k."
     """
     def register(implementation):
         FUNCTIONS[implementation.__name__] = Function(implementation, checks or (lambda a: ()),

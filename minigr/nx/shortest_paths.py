@@ -56,16 +56,20 @@ def _sources(G, sources):
     return G.vertices(dict.fromkeys(sources))
 
 
-def _multi_source(G, sources, target, cutoff, weight):
-    """networkx.multi_source_dijkstra for vertex ids `sources`: (distances, paths), or the
-    target's (distance, path)."""
+def _from_sources(G, sources, cutoff, weight, *, lengths=True, paths=True):
+    """networkx.multi_source_dijkstra's (distances, paths) from vertex ids `sources`; None for
+    those not asked for."""
     order, parent, distance, number = dijkstra(G, sources, weight, cutoff)
-    if target is None:
-        return (_distances(G, order, distance, number, len(sources)),
-                traversal.paths(G, order, parent, len(sources)))
+    return (_distances(G, order, distance, number, len(sources)) if lengths else None,
+            traversal.paths(G, order, parent, len(sources)) if paths else None)
+
+
+def _to_target(G, sources, target, cutoff, weight):
+    """networkx.multi_source_dijkstra's (distance, path) from vertex ids `sources` to `target`."""
     t = G.index[target] if target in G else None
     if t in sources:
         return 0, [target]
+    _, parent, distance, number = dijkstra(G, sources, weight, cutoff)
     if t is None or not numpy.isfinite(distance[t]) or cutoff is not None and distance[t] > cutoff:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     path = [t]
@@ -86,19 +90,21 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
     """Runs minigr.sssp (from a vertex joined to the sources), then picks the paths networkx
     picks where several are shortest. Declines weight functions, weights that are not
     positive integers (float32 sums are exact for those, up to 2^24), a NaN cutoff."""
-    return _multi_source(G, _sources(G, sources), target, cutoff, weight)
+    if target is None:
+        return _from_sources(G, _sources(G, sources), cutoff, weight)
+    return _to_target(G, _sources(G, sources), target, cutoff, weight)
 
 
 @networkx_function(checks=_sources_checks)
 def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight"):
     """Runs minigr.sssp; declines as multi_source_dijkstra does."""
-    return _multi_source(G, _sources(G, sources), None, cutoff, weight)[1]
+    return _from_sources(G, _sources(G, sources), cutoff, weight, lengths=False)[1]
 
 
 @networkx_function(checks=_sources_checks)
 def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     """Runs minigr.sssp; declines as multi_source_dijkstra does."""
-    return _multi_source(G, _sources(G, sources), None, cutoff, weight)[0]
+    return _from_sources(G, _sources(G, sources), cutoff, weight, paths=False)[0]
 
 
 @networkx_function()
@@ -106,25 +112,25 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     """Runs minigr.sssp, then picks the path networkx picks where several are shortest.
     Declines weight functions, weights that are not positive integers (float32 sums are exact
     for those, up to 2^24), a NaN cutoff."""
-    return _multi_source(G, _sources(G, [source]), target, cutoff, weight)
+    return multi_source_dijkstra(G, [source], target, cutoff, weight)
 
 
 @networkx_function()
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
     """Runs minigr.sssp; declines as single_source_dijkstra does."""
-    return _multi_source(G, _sources(G, [source]), None, cutoff, weight)[1]
+    return multi_source_dijkstra_path(G, [source], cutoff, weight)
 
 
 @networkx_function()
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     """Runs minigr.sssp; declines as single_source_dijkstra does."""
-    return _multi_source(G, _sources(G, [source]), None, cutoff, weight)[0]
+    return multi_source_dijkstra_path_length(G, [source], cutoff, weight)
 
 
 @networkx_function()
 def dijkstra_path(G, source, target, weight="weight"):
     """Runs minigr.sssp; declines as single_source_dijkstra does."""
-    return _multi_source(G, _sources(G, [source]), target, None, weight)[1]
+    return _to_target(G, _sources(G, [source]), target, None, weight)[1]
 
 
 @networkx_function()
@@ -132,7 +138,7 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     """Runs minigr.sssp; declines as single_source_dijkstra does."""
     if source == target:
         return 0
-    return _multi_source(G, _sources(G, [source]), target, None, weight)[0]
+    return _to_target(G, _sources(G, [source]), target, None, weight)[0]
 
 
 def _target_checks(a):
