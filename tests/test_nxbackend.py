@@ -388,4 +388,4 @@ def test_speedup_benchmark_runs_every_function(on_device, capsys, monkeypatch):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[2:]] == list(bench.CALLS)
     bench.main(["--crossover", "--function", "pagerank"])
-    assert "median over the" in capsys.readouterr().out
+    assert capsys.readouterr().out.split()[0] == "pagerank"  # and where it overtakes networkx, if it does
