@@ -52,6 +52,19 @@ class MinigrGraph:
         """The nodes of vertex ids `ids` (an array), as a list."""
         return list(map(self.nodes.__getitem__, numpy.asarray(ids).tolist()))
 
+    def selected(self, nodes):
+        """The vertex ids networkx takes for `nodes`, in its order: every node for None, a node,
+        or a collection's nodes that are in the graph."""
+        if nodes is None:
+            return numpy.arange(len(self.nodes))
+        if nodes in self:
+            return self.vertices([nodes])
+        return self.vertices([node for node in nodes if node in self])
+
+    def number_of_edges(self):
+        """networkx's count: an undirected edge once, a parallel edge once per copy."""
+        return len(self.src) if self.directed else (len(self.src) + int((self.src == self.dst).sum())) // 2
+
     def vertices(self, nodes):
         """The vertex ids of `nodes`, an iterable of nodes, as an int64 array."""
         return numpy.array([self.index[node] for node in nodes], numpy.int64)
