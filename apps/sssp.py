@@ -104,9 +104,9 @@ def settle(run, graph, source, delta, loop):
     run.near.check_waiting()
     run.far.check_waiting()
     owned = run.owned
-    dist = run.dist[:owned]
-    edges = int(run.graph.out_degrees()[:owned][run.graph.xp.isfinite(dist)].sum())
-    return Result({"distance": dist.copy(), "parent": parent[:owned]}, iterations, timer.ms, edges)
+    distance, graph = run.dist[:owned].copy(), run.graph
+    return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
+                  lambda: int(graph.out_degrees()[:owned][graph.xp.isfinite(distance)].sum()))
 
 
 class SSSP(Problem):
@@ -123,6 +123,8 @@ class SSSP(Problem):
         self.relax = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
                              weights=graph.weights, threshold=self.bucket[0:1],
                              far_min=self.bucket[2:3], far=self.far.view)
+        self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket,
+                             delta=numpy.float64(1), root=numpy.int32(0))
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
                                 far_min=self.bucket[2:3])
         self.start_loop(graph.device, self.iteration, self.next_bucket(), unroll=UNROLL)
@@ -138,8 +140,7 @@ class SSSP(Problem):
 
     def reset(self, source, delta):
         """source: a vertex id of this graph, or None (a part without it)."""
-        transform(self.graph.num_vertices, Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket, delta=numpy.float64(delta),
-                                                   root=numpy.int32(-1 if source is None else source)))
+        transform(self.graph.num_vertices, self.start.with_values(root=-1 if source is None else source, delta=delta))
         self.near.reset(() if source is None else source)
         self.far.reset()
 

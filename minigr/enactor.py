@@ -13,8 +13,15 @@ class Result:
     values: dict            # name -> array, e.g. {"depth": ..., "parent": ...}
     iterations: int
     ms: float               # elapsed time of the run: CUDA events on the GPU, a host clock on the CPU
-    edges_visited: int      # edges the operators touched (for MTEPS)
+    edges: object           # edges the operators touched (for MTEPS): an int, or a function counting them
     extra: dict = dataclasses.field(default_factory=dict)  # e.g. {"num_colors": 7}
+
+    @property
+    def edges_visited(self):
+        """Edges the operators touched; counted when first asked where that waits for the GPU."""
+        if callable(self.edges):
+            self.edges = self.edges()
+        return self.edges
 
     def __getattr__(self, name):
         """The arrays and extras by name: result.depth, result.rank, result.num_colors."""
