@@ -20,9 +20,10 @@ from .persistent import compile_check as persistent_compile_check
 # The step after every body run: the user's condition, then the iteration
 # count and its limit. state = [iteration, 1 once the limit stopped the loop, limit].
 _STEP = """bool operator()() const {
-    if (state[1] || !condition()) return false;
-    if (state[0] + 1 >= state[2]) { state[1] = 1; return false; }
-    ++state[0];
+    const int iteration = state[0], exhausted = state[1], limit = state[2];  // one round trip, before condition's
+    if (exhausted || !condition()) return false;
+    if (iteration + 1 >= limit) { state[1] = 1; return false; }
+    state[0] = iteration + 1;
     return true;
 }"""
 # A run's start (a functor: CuPy would compile its item assignments on first use, 0.1 s on an H100).
