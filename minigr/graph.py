@@ -185,20 +185,8 @@ class Graph:
         xp = array_module(device)
         row_offsets = _id_array(row_offsets, "row_offsets", xp)
         col_indices = _id_array(col_indices, "col_indices", xp)
-        if len(row_offsets) == 0:
-            raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
-        if int(row_offsets[0]) != 0:
-            raise MinigrError(f"row_offsets must start at 0, got {int(row_offsets[0])}")
-        counts = xp.diff(row_offsets)
-        if bool((counts < 0).any()):
-            row = int(xp.flatnonzero(counts < 0)[0])
-            raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
-                              f"count ({int(counts[row])})")
-        if int(row_offsets[-1]) != len(col_indices):
-            raise MinigrError(f"row_offsets ends at {int(row_offsets[-1])} but col_indices has "
-                              f"{len(col_indices)} entries; they must be equal")
-        n = _vertex_count(len(row_offsets) - 1)
-        _check_ids(xp, col_indices, n, "col_indices")
+        check_csr(xp, row_offsets, col_indices)
+        n = len(row_offsets) - 1
         weights = _weight_array(weights, len(col_indices), xp)
         rows = _edge_rows(xp, row_offsets.astype(np.int64, copy=False), len(col_indices))
         unsorted = (col_indices[1:] < col_indices[:-1]) & (rows[1:] == rows[:-1])
@@ -293,6 +281,24 @@ def _weight_array(weights, count, xp):
         raise MinigrError(f"weights must be finite float32 values, but weights[{i}] is "
                           f"{weights[i].item()}")
     return as_float32
+
+
+def check_csr(xp, row_offsets, col_indices):
+    """A MinigrError unless CSR arrays (of `xp`) describe a graph: offsets from 0, non-decreasing,
+    ending at the number of columns; every column a vertex id; vertex ids that fit int32."""
+    if len(row_offsets) == 0:
+        raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
+    if int(row_offsets[0]) != 0:
+        raise MinigrError(f"row_offsets must start at 0, got {int(row_offsets[0])}")
+    counts = xp.diff(row_offsets)
+    if bool((counts < 0).any()):
+        row = int(xp.flatnonzero(counts < 0)[0])
+        raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
+                          f"count ({int(counts[row])})")
+    if int(row_offsets[-1]) != len(col_indices):
+        raise MinigrError(f"row_offsets ends at {int(row_offsets[-1])} but col_indices has "
+                          f"{len(col_indices)} entries; they must be equal")
+    _check_ids(xp, col_indices, _vertex_count(len(row_offsets) - 1), "col_indices")
 
 
 def _vertex_count(n, *id_arrays):

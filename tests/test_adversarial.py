@@ -2,15 +2,21 @@
 wrong, nothing hung. Each test here failed on the code before its fix; future changes keep
 passing them. (The machine running the tests may be root, which no file mode stops: owner
 checks are tested by faking another owner, read-only folders by refusing the write.)"""
+import json
 import os
 import stat
+import subprocess
+import sys
 import threading
+import zlib
 
 import numpy as np
 import pytest
 
-from minigr import cli, io
+from minigr import MinigrError, cli, io, load
 from minigr.cli import main
+from minigr.io import binary
+from minigr.transforms import files
 from test_cli import error_of
 
 # ---- --output: written through links and special files, never replacing them ---------------
@@ -79,3 +85,120 @@ def test_output_folder_that_cannot_be_written_is_refused_before_the_run(tmp_path
     monkeypatch.setattr(io, "load", never)
     assert error_of(capsys, ["bfs", "grid:scale=4", "--output", str(tmp_path / "out.txt")]) == (
         f"--output {tmp_path / 'out.txt'}: cannot write in the folder {tmp_path} (Permission denied)")
+
+
+# ---- the binary cache beside an input: trusted only when it is the user's own and sound ------
+
+
+def path_file(tmp_path):
+    """An edge list of the path 0 -> 1 -> 2 -> 3, loaded once so that its cache exists."""
+    path = tmp_path / "g.txt"
+    path.write_text("0 1\n1 2\n2 3\n")
+    load(path, device="cpu")
+    return path
+
+
+def edges_of(graph):
+    return list(zip(graph.edge_sources().tolist(), graph.col_indices.tolist()))
+
+
+PATH_EDGES = [(0, 1), (1, 2), (2, 3)]
+
+
+def forge(cache, row_offsets=None, col_indices=None, header=None):
+    """Rewrite a .mgr file with other arrays or header fields and a checksum that matches."""
+    data = open(cache, "rb").read()
+    _, version, length, _ = binary.PREFIX.unpack_from(data)
+    fields = json.loads(data[binary.PREFIX.size:binary.PREFIX.size + length])
+    arrays, n = data[binary.PREFIX.size + length:], fields["num_vertices"]
+    fields = {key: value for key, value in {**fields, **(header or {})}.items() if value is not None}
+    offsets = np.asarray(row_offsets if row_offsets is not None else np.frombuffer(arrays[:8 * (n + 1)], "<i8"), "<i8")
+    columns = np.asarray(col_indices if col_indices is not None else np.frombuffer(arrays[8 * (n + 1):], "<i4"), "<i4")
+    raw = json.dumps(fields).encode()
+    crc = zlib.crc32(columns, zlib.crc32(offsets, zlib.crc32(raw)))
+    open(cache, "wb").write(binary.PREFIX.pack(binary.MAGIC, version, len(raw), crc) + raw
+                            + offsets.tobytes() + columns.tobytes())
+
+
+@pytest.mark.parametrize("who", ["another user", "group-writable", "world-writable"])
+def test_a_cache_someone_else_could_write_is_not_loaded(tmp_path, monkeypatch, capsys, who):
+    path = path_file(tmp_path)
+    cache = f"{path}.mgr"
+    forge(cache, row_offsets=[0, 3, 3, 3, 3])  # a star, with the path's key and a valid checksum
+    if who == "another user":
+        theirs = os.stat(cache).st_ino
+        monkeypatch.setattr(files, "owner_of", lambda info: os.geteuid() + 1 if info.st_ino == theirs else info.st_uid,
+                            raising=False)
+    else:
+        os.chmod(cache, 0o620 if who == "group-writable" else 0o602)
+    assert edges_of(load(path, device="cpu")) == PATH_EDGES
+    assert f"ignoring the binary cache {cache}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("row_offsets, col_indices, why", [
+    (None, [1, 2, 100_000_000], r"col_indices\[2\] = 100000000 is out of range for 4 vertices"),
+    (None, [1, 2, 2_000_000_000], r"col_indices\[2\] = 2000000000 is out of range"),
+    (None, [1, -5, 3], r"col_indices\[1\] = -5 is out of range"),
+    ([0, 2, 1, 3, 3], None, r"row_offsets must be non-decreasing: row 1"),
+    ([1, 1, 2, 3, 3], None, r"row_offsets must start at 0"),
+    ([0, 1, 2, 2, 2], None, r"row_offsets ends at 2 but col_indices has 3 entries"),
+])
+def test_a_cache_with_a_valid_checksum_is_checked_as_a_csr(tmp_path, row_offsets, col_indices, why):
+    path = path_file(tmp_path)
+    forge(f"{path}.mgr", row_offsets, col_indices)
+    with pytest.raises(MinigrError, match=r"g.txt.mgr: damaged binary graph \(" + why):
+        io.read_binary(f"{path}.mgr")
+    assert edges_of(load(path, device="cpu")) == PATH_EDGES  # rebuilt
+
+
+@pytest.mark.parametrize("header, why", [
+    ({"num_edges": None}, "header num_edges is None"),
+    ({"num_vertices": "4"}, "header num_vertices is '4'"),
+    ({"num_vertices": -1}, "header num_vertices is -1"),
+    ({"num_vertices": 10**12}, "header num_vertices is 1000000000000"),
+    ({"num_edges": 10**15}, r"\d+ bytes, expected \d+"),  # not allocated: the file is too short
+    ({"directed": "yes"}, "header directed is 'yes'"),
+    ({"weighted": None}, "header weighted is None"),
+])
+def test_a_damaged_cache_header_is_a_one_line_error(tmp_path, header, why):
+    path = path_file(tmp_path)
+    forge(f"{path}.mgr", header=header)
+    with pytest.raises(MinigrError, match=r"g.txt.mgr: damaged binary graph \(" + why):
+        io.read_binary(f"{path}.mgr")
+    assert edges_of(load(path, device="cpu")) == PATH_EDGES
+
+
+
+def test_a_fifo_named_like_the_cache_does_not_block_the_load(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("0 1\n1 2\n2 3\n")
+    os.mkfifo(f"{path}.mgr")
+    done = subprocess.run([sys.executable, "-c", f"import minigr; print(minigr.load({str(path)!r}, device='cpu'))"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "MINIGR_CACHE_DIR": str(tmp_path / "kernels")})
+    assert done.returncode == 0 and "num_edges=3" in done.stdout
+    assert "ignoring the binary cache" in done.stderr and "not a regular file" in done.stderr
+
+
+def test_the_cache_is_keyed_to_the_content_not_size_and_time(tmp_path):
+    path = path_file(tmp_path)
+    before = os.stat(path)
+    path.write_text("0 3\n1 2\n2 1\n")  # the same size
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert edges_of(load(path, device="cpu")) == [(0, 3), (1, 2), (2, 1)]
+
+
+def test_a_file_that_grows_while_parsed_is_not_cached_as_its_part(tmp_path, monkeypatch):
+    path = tmp_path / "g.txt"
+    path.write_text("0 1\n1 2\n")
+    parse = io.edge_list.read
+
+    def parse_then_grow(*args):
+        edges = parse(*args)
+        with open(path, "a") as f:
+            f.write("2 3\n")
+        return edges
+    monkeypatch.setattr(io.edge_list, "read", parse_then_grow)
+    assert edges_of(load(path, device="cpu")) == [(0, 1), (1, 2)]  # what was there when it was read
+    monkeypatch.undo()
+    assert edges_of(load(path, device="cpu")) == PATH_EDGES

@@ -300,9 +300,9 @@ def parse_calls(monkeypatch):
     calls = []
     real = io.matrix_market.read
 
-    def counting(path):
+    def counting(path, digest=None):
         calls.append(path)
-        return real(path)
+        return real(path, digest)
     monkeypatch.setattr(io.matrix_market, "read", counting)
     return calls
 

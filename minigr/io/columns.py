@@ -10,6 +10,7 @@ announced). A chunk that fails is scanned line by line, and only that chunk, for
 bad line, which the error names. (Matrix Market's own parser, fast_matrix_market, behind
 scipy.io.mmread, reads "1 2 3.0" as column 2, value 3, and drops extra columns and trailing
 junk such as "5x" without a word, so it cannot tell a bad file from a good one.)"""
+import contextlib
 import gzip
 import io
 import re
@@ -28,9 +29,32 @@ CHUNK_BYTES = 16 << 20  # measured: larger chunks copy slower, smaller ones thre
 Layout = namedtuple("Layout", "names value_type low high comment count")
 
 
-def open_binary(path):
-    """`path` opened for reading bytes, through gzip when it ends in .gz."""
-    return gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
+@contextlib.contextmanager
+def open_binary(path, digest=None):
+    """A `with` context giving `path` open for reading bytes, through gzip when it ends in .gz;
+    digest: a hashlib object that takes in every byte read from the file (before gzip)."""
+    with open(path, "rb", buffering=0) as raw, io.BufferedReader(
+            raw if digest is None else _Digesting(raw, digest), 1 << 20) as f:
+        if path.lower().endswith(".gz"):
+            with gzip.GzipFile(fileobj=f) as unzipped:
+                yield unzipped
+        else:
+            yield f
+
+
+class _Digesting(io.RawIOBase):
+    """A raw binary file whose bytes read also go into `digest`."""
+
+    def __init__(self, raw, digest):
+        self.raw, self.digest = raw, digest
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        count = self.raw.readinto(buffer)
+        self.digest.update(memoryview(buffer)[:count])
+        return count
 
 
 def read(f, path, first_line, layout, head=b""):
