@@ -108,8 +108,10 @@ def distribution(graph, name, value):
 
 def problem(graph, key, make):
     """The Problem that make() builds, once per graph and key (a primitive's
-    name and the options that shape its loop); kept with the graph. The
-    transpose is made first, since a loop captured on the device may not allocate."""
+    name and the options that shape its loop); kept with the graph, so one
+    run at a time may use it: callers that may share a graph between threads
+    hold graph.lock for the run (as minigr.bfs, ... do). The transpose is made
+    first, since a loop captured on the device may not allocate."""
     found = graph.problems.get(key)
     if found is None:
         graph.reverse()

@@ -1,5 +1,6 @@
 """Graph: a CSR adjacency on one device, with a transpose built on demand."""
 import contextlib
+import threading
 
 import numpy as np
 
@@ -54,7 +55,8 @@ class Graph:
 
     row_offsets is int64 (length V + 1), col_indices int32, weights float32 or None.
     All arrays live on `device` ("gpu": CuPy, "cpu": NumPy); `xp` is that array module;
-    `gpu` is the id of the GPU that holds them (None on the CPU).
+    `gpu` is the id of the GPU that holds them (None on the CPU). `lock`: the primitives
+    (minigr.bfs, ...) hold it for their run, so threads may share a graph.
     An undirected graph stores every edge in both directions.
     """
 
@@ -69,6 +71,7 @@ class Graph:
         self.directed = bool(directed)
         self._reverse = None
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
+        self.lock = threading.RLock()  # held by a primitive's run, which uses those buffers
         # What operators look up on every call, made now: inside a loop captured on
         # the device, nothing may wait for the GPU or allocate.
         with self.on_its_gpu():

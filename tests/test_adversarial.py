@@ -13,6 +13,8 @@ import zlib
 import numpy as np
 import pytest
 
+import minigr
+from conftest import to_host
 from minigr import MinigrError, cli, io, load
 from minigr.cli import main
 from minigr.io import binary
@@ -202,3 +204,49 @@ def test_a_file_that_grows_while_parsed_is_not_cached_as_its_part(tmp_path, monk
     assert edges_of(load(path, device="cpu")) == [(0, 1), (1, 2)]  # what was there when it was read
     monkeypatch.undo()
     assert edges_of(load(path, device="cpu")) == PATH_EDGES
+
+
+# ---- one Graph shared by threads --------------------------------------------------------------
+
+THREADS, CALLS = 4, 6
+
+
+def run_in_threads(call):
+    """call(thread) in THREADS threads at once, CALLS times each; the results by thread."""
+    start = threading.Barrier(THREADS)
+    results = [[] for _ in range(THREADS)]
+
+    def work(thread):
+        start.wait()
+        results[thread] += [call(thread) for _ in range(CALLS)]
+    workers = [threading.Thread(target=work, args=(t,)) for t in range(THREADS)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return results
+
+
+@pytest.mark.parametrize("name, values", [("bfs", "depth"), ("sssp", "distance"), ("pagerank", "rank")])
+def test_threads_sharing_a_graph_get_right_results(device, name, values):
+    graph = load("grid:scale=10", weights="random", device=device)
+    primitive = getattr(minigr, name)
+    sourced = name != "pagerank"
+    sources = [0, 100, 517, 1023][:THREADS]
+    alone = [to_host(getattr(primitive(graph, *([s] if sourced else [])), values)) for s in sources]
+    results = run_in_threads(lambda t: to_host(getattr(primitive(graph, *([sources[t]] if sourced else [])), values)))
+    for thread, got in enumerate(results):
+        for result in got:
+            np.testing.assert_array_equal(result, alone[thread if sourced else 0])
+
+
+def test_threads_sharing_a_networkx_graph_through_the_backend_get_right_results():
+    nx = pytest.importorskip("networkx")
+    G = nx.grid_2d_graph(24, 24)
+    G = nx.convert_node_labels_to_integers(G)
+    sources = [0, 100, 300, 575][:THREADS]
+    alone = [nx.single_source_shortest_path_length(G, s) for s in sources]
+    with nx.config(warnings_to_ignore={"cache"}):  # networkx's note that its cached conversion is used
+        results = run_in_threads(lambda t: nx.single_source_shortest_path_length(G, sources[t], backend="minigr"))
+    for thread, got in enumerate(results):
+        assert all(result == alone[thread] for result in got)
