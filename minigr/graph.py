@@ -201,11 +201,14 @@ class Graph:
     @classmethod
     def from_scipy(cls, matrix, *, weighted=True, **options):
         """A graph from a square scipy.sparse matrix or array: entry (i, j) is edge i -> j,
-        its value the weight when `weighted`. Explicit zeros are edges. Other options as
-        for from_edges."""
+        its value the weight when `weighted`. Explicit zeros are edges; repeated entries
+        (i, j) are one edge, their values summed, as SciPy reads them. Other options as for
+        from_edges."""
         rows, cols = matrix.shape
         if rows != cols:
             raise MinigrError(f"an adjacency matrix must be square, got {rows} x {cols}")
+        matrix = matrix.tocsr(copy=True)  # copied: summing in place would change the caller's matrix
+        matrix.sum_duplicates()
         coo = matrix.tocoo()
         return cls.from_edges(coo.row, coo.col, coo.data if weighted else None,
                               num_vertices=rows, **options)

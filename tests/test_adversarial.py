@@ -12,6 +12,8 @@ import zlib
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph
 
 import minigr
 from conftest import to_host
@@ -250,3 +252,22 @@ def test_threads_sharing_a_networkx_graph_through_the_backend_get_right_results(
         results = run_in_threads(lambda t: nx.single_source_shortest_path_length(G, sources[t], backend="minigr"))
     for thread, got in enumerate(results):
         assert all(result == alone[thread] for result in got)
+
+
+# ---- wrong answers ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["coo_matrix", "coo_array", "csr_matrix"])
+def test_repeated_scipy_entries_are_summed_as_scipy_does(kind):
+    rows, cols, values = [0, 0, 1, 1, 2, 0], [1, 1, 2, 2, 3, 3], [1.0, 2.0, 5.0, 0.0, 1.0, 9.0]
+    matrix = sp.coo_matrix((values, (rows, cols)), shape=(4, 4))
+    if kind == "csr_matrix":  # repeats kept, as a CSR built from its arrays may have them
+        matrix = sp.csr_matrix(([1.0, 2.0, 9.0, 5.0, 0.0, 1.0], [1, 1, 3, 2, 2, 3], [0, 3, 5, 6, 6]), shape=(4, 4))
+    elif kind == "coo_array":
+        matrix = sp.coo_array(matrix)
+    before = matrix.copy()
+    summed = sp.csr_matrix(matrix.toarray())  # no explicit zeros here, so nothing is lost
+    got = minigr.sssp(matrix, 0, device="cpu").distance
+    np.testing.assert_array_equal(got, minigr.sssp(summed, 0, device="cpu").distance)
+    np.testing.assert_array_equal(got, scipy.sparse.csgraph.dijkstra(summed, indices=0))
+    assert (matrix != before).nnz == 0 and matrix.nnz == before.nnz  # the caller's matrix as it was
