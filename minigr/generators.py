@@ -16,8 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .arrays import segments
-from .graph import Graph
+from .arrays import check_room, segments
+from .graph import Graph, build_bytes
 from .transforms import Functor, transform
 from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
@@ -74,6 +74,8 @@ def kronecker(scale, edge_factor=16, seed=1, *, weights=None, weight_seed=0, dev
     device = resolve_device(device)
     xp = array_module(device)
     n, make, count = _kronecker_pairs(xp, scale, edge_factor, seed)
+    check_room(16 * count + build_bytes(n, count, False, True), device,
+               f"a Kronecker graph of {n} vertices and {count} generated edges")
     src, dst = _concatenate(xp, _in_chunks(xp, make, count))
     return _undirected(xp, src, dst, n, weights, weight_seed, device)
 

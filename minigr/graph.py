@@ -4,7 +4,7 @@ import threading
 
 import numpy as np
 
-from .arrays import from_any, on_device, sort, to_host
+from .arrays import check_room, from_any, on_device, sort, to_host
 from .transforms import Functor, compact_transform, lbs_transform, transform
 from .transforms.api import Partition
 from .transforms.backend import array_module, resolve_device
@@ -240,6 +240,8 @@ class Graph:
         stably by key, so each pair's smallest weight comes first), one compaction of the keys
         kept, then columns and row offsets (by binary search) in one pass."""
         xp = array_module(device)
+        check_room(build_bytes(n, len(src), weights is not None, symmetrize), device,
+                   f"a graph of {n} vertices and {len(src)} edges")
         shift = max(n - 1, 0).bit_length()
         key = xp.empty(len(src) * (2 if symmetrize else 1), np.int64)
         transform(len(src), Functor(EDGE_KEYS, filename="<edge keys>", src=src, dst=dst, key=key,
@@ -287,6 +289,14 @@ def _weight_array(weights, count, xp):
         raise MinigrError(f"weights must be finite float32 values, but weights[{i}] is "
                           f"{weights[i].item()}")
     return as_float32
+
+
+def build_bytes(n, edges, weighted, symmetrize):
+    """About the most memory Graph._build takes at once for `n` vertices and `edges` edges
+    (doubled by symmetrize): per edge its key, the sorted and the kept copies and its column
+    (with weights: their copies and the sort's orders); per vertex an offset and its degree."""
+    keys = edges * (2 if symmetrize else 1)
+    return keys * (28 + (28 if weighted else 0)) + 16 * (n + 1)
 
 
 def check_csr(xp, row_offsets, col_indices):

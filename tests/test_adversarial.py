@@ -4,6 +4,7 @@ passing them. (The machine running the tests may be root, which no file mode sto
 checks are tested by faking another owner, read-only folders by refusing the write.)"""
 import json
 import os
+import resource
 import stat
 import subprocess
 import sys
@@ -271,3 +272,27 @@ def test_repeated_scipy_entries_are_summed_as_scipy_does(kind):
     np.testing.assert_array_equal(got, minigr.sssp(summed, 0, device="cpu").distance)
     np.testing.assert_array_equal(got, scipy.sparse.csgraph.dijkstra(summed, indices=0))
     assert (matrix != before).nnz == 0 and matrix.nnz == before.nnz  # the caller's matrix as it was
+
+
+# ---- hangs and kills: memory estimated before allocating --------------------------------------
+
+
+def limited_run(argv, tmp_path, limit=4 << 30):
+    """`minigr argv` in a process limited to `limit` bytes of address space (ulimit -v: past it
+    an allocation fails, as the kernel would kill a process past the machine's memory)."""
+    return subprocess.run([sys.executable, "-m", "minigr", *argv], capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
+                          env={**os.environ, "MINIGR_CACHE_DIR": str(tmp_path / "kernels")})
+
+
+@pytest.mark.parametrize("graph, needs", [
+    ("typo.txt", "a graph of 2147483647 vertices and 2 edges needs about"),
+    ("kron:scale=4,edge_factor=99999999999999", "a Kronecker graph of 16 vertices and 1599999999999984 "
+                                                "generated edges needs about"),
+])
+def test_a_graph_too_big_for_memory_is_refused_before_allocating(tmp_path, graph, needs):
+    (tmp_path / "typo.txt").write_text("0 1\n1 2147483646\n")
+    done = limited_run(["bfs", str(tmp_path / graph) if graph.endswith(".txt") else graph, "--device", "cpu"],
+                       tmp_path)
+    assert done.returncode == 3 and done.stdout == ""
+    assert done.stderr.startswith(f"minigr: error: out of memory ({needs}") and done.stderr.count("\n") == 1
