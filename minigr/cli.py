@@ -53,7 +53,15 @@ def parser():
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()  # a closed or full stdout shows here, while a message can still be given
+        return status
+    except OSError as exc:
+        if exc.errno not in (errno.EPIPE, errno.ENOSPC) or exc.filename is not None:
+            raise
+        _stdout_to_nowhere()
+        print(f"minigr: error: cannot write to stdout ({exc.strerror})", file=sys.stderr)
+        return 2
     except MinigrError as exc:
         print(f"minigr: error: {exc}", file=sys.stderr)
         return 2
@@ -63,6 +71,15 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("minigr: interrupted", file=sys.stderr)
         return 130
+
+
+def _stdout_to_nowhere():
+    """Point stdout's file at /dev/null, so that what is left in its buffer is not written
+    again (and fails again, with a traceback) when Python exits."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # a stdout with no file descriptor (under a test's capture)
+        pass
 
 
 def _add_primitive(commands, app):

@@ -262,8 +262,12 @@ class Graph:
 
 
 def _id_array(ids, name, xp):
-    """A 1-D contiguous integer array of vertex ids or offsets on the device of `xp`."""
-    ids = on_device(from_any(ids, name), "cpu" if xp is np else "gpu")
+    """A 1-D contiguous integer array of vertex ids or offsets, in native byte order, on the
+    device of `xp`."""
+    ids = from_any(ids, name)
+    if not ids.dtype.isnative:  # say big-endian ids on a little-endian machine: kernels read native ones
+        ids = ids.astype(ids.dtype.newbyteorder("="))
+    ids = on_device(ids, "cpu" if xp is np else "gpu")
     if ids.ndim != 1:
         raise MinigrError(f"{name} must be one-dimensional, got shape {ids.shape}")
     if ids.size and ids.dtype.kind not in "iu":

@@ -2,6 +2,7 @@
 wrong, nothing hung. Each test here failed on the code before its fix; future changes keep
 passing them. (The machine running the tests may be root, which no file mode stops: owner
 checks are tested by faking another owner, read-only folders by refusing the write.)"""
+import gzip
 import json
 import os
 import resource
@@ -18,7 +19,7 @@ import scipy.sparse.csgraph
 
 import minigr
 from conftest import to_host
-from minigr import MinigrError, cli, io, load
+from minigr import Graph, MinigrError, cli, io, load
 from minigr.cli import main
 from minigr.io import binary
 from minigr.transforms import files
@@ -296,3 +297,62 @@ def test_a_graph_too_big_for_memory_is_refused_before_allocating(tmp_path, graph
                        tmp_path)
     assert done.returncode == 3 and done.stdout == ""
     assert done.stderr.startswith(f"minigr: error: out of memory ({needs}") and done.stderr.count("\n") == 1
+
+
+# ---- one-line errors, not tracebacks ----------------------------------------------------------
+
+
+def damaged_gzip(path, how):
+    banner = b"%%MatrixMarket matrix coordinate pattern general\n4 4 3000\n" if path.name.endswith(".mtx.gz") else b""
+    data = gzip.compress(banner + b"1 2\n2 3\n3 1\n" * 1000)
+    path.write_bytes({"truncated": data[:len(data) // 2], "not gzip": b"garbage\n",
+                      "bad checksum": data[:-8] + bytes(8)}[how])
+    return path
+
+
+@pytest.mark.parametrize("how, why", [
+    ("truncated", "Compressed file ended before the end-of-stream marker was reached"),
+    ("not gzip", "Not a gzipped file"),
+    ("bad checksum", "CRC check failed"),
+])
+@pytest.mark.parametrize("name", ["g.txt.gz", "g.mtx.gz"])
+def test_damaged_gzip_input_is_a_one_line_error(capsys, tmp_path, name, how, why):
+    path = damaged_gzip(tmp_path / name, how)
+    assert error_of(capsys, ["bfs", str(path), "--device", "cpu"]).startswith(f"{path}: damaged gzip data ({why}")
+
+
+def closed_stdout_run(argv, tmp_path, stdout):
+    """`minigr argv` with stdout as given (a closed pipe, /dev/full): (exit status, stderr)."""
+    process = subprocess.Popen([sys.executable, "-m", "minigr", *argv], stdout=stdout, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "MINIGR_CACHE_DIR": str(tmp_path / "kernels")})
+    if stdout == subprocess.PIPE:
+        process.stdout.close()  # the reader is gone before anything is written, as `| head -1` soon is
+    return process.wait(timeout=300), process.stderr.read()
+
+
+@pytest.mark.parametrize("argv", [["bfs", "grid:scale=4", "--device", "cpu", "--json", "--runs", "3"],
+                                  ["bfs", "grid:scale=4", "--device", "cpu"], ["doctor", "--clear-cache"]])
+@pytest.mark.parametrize("stdout, why", [(subprocess.PIPE, "Broken pipe"), ("/dev/full", "No space left on device")])
+def test_a_closed_or_full_stdout_is_a_one_line_error(tmp_path, argv, stdout, why):
+    if stdout == "/dev/full" and not os.path.exists(stdout):
+        pytest.skip("no /dev/full here")
+    with open(stdout, "w") if stdout == "/dev/full" else open(os.devnull) as full:
+        status, err = closed_stdout_run(argv, tmp_path, full if stdout == "/dev/full" else stdout)
+    assert status == 2 and err == f"minigr: error: cannot write to stdout ({why})\n"
+
+
+@pytest.mark.parametrize("source", [np.array([1]), [1], np.array(1.0), np.True_])
+def test_a_source_that_is_not_one_integer_is_a_one_line_error(source):
+    with pytest.raises(MinigrError, match=r"^source must be a vertex id, got "):
+        minigr.bfs("grid:scale=4", source, device="cpu")
+
+
+def test_big_endian_arrays_make_the_same_graph(device):
+    src, dst, weights = np.array([0, 1, 2, 2]), np.array([1, 2, 0, 3]), np.array([1.5, 2.0, 3.0, 4.0])
+    native = Graph.from_edges(src, dst, weights, device=device)
+    swapped = Graph.from_edges(src.astype(">i8"), dst.astype(">i4"), weights.astype(">f8"), device=device)
+    csr = Graph.from_csr(to_host(native.row_offsets).astype(">i8"), to_host(native.col_indices).astype(">i4"),
+                         to_host(native.weights).astype(">f4"), device=device)
+    for graph in (swapped, csr):
+        for name in ("row_offsets", "col_indices", "weights"):
+            np.testing.assert_array_equal(to_host(getattr(graph, name)), to_host(getattr(native, name)))

@@ -15,6 +15,7 @@ import gzip
 import io
 import re
 import warnings
+import zlib
 from collections import namedtuple
 
 import numpy as np
@@ -31,13 +32,17 @@ Layout = namedtuple("Layout", "names value_type low high comment count")
 
 @contextlib.contextmanager
 def open_binary(path, digest=None):
-    """A `with` context giving `path` open for reading bytes, through gzip when it ends in .gz;
-    digest: a hashlib object that takes in every byte read from the file (before gzip)."""
+    """A `with` context giving `path` open for reading bytes, through gzip when it ends in .gz
+    (damaged gzip data is a MinigrError); digest: a hashlib object that takes in every byte
+    read from the file (before gzip)."""
     with open(path, "rb", buffering=0) as raw, io.BufferedReader(
             raw if digest is None else _Digesting(raw, digest), 1 << 20) as f:
         if path.lower().endswith(".gz"):
-            with gzip.GzipFile(fileobj=f) as unzipped:
-                yield unzipped
+            try:
+                with gzip.GzipFile(fileobj=f) as unzipped:
+                    yield unzipped
+            except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+                raise MinigrError(f"{path}: damaged gzip data ({exc}); is it a whole .gz file?") from None
         else:
             yield f
 
