@@ -23,6 +23,10 @@ import numpy as np
 from ..transforms.errors import MinigrError
 
 CHUNK_BYTES = 16 << 20  # measured: larger chunks copy slower, smaller ones thread worse
+# The numbers both parsers take (ASCII digits only: Python's int and float also take other
+# scripts' digits and 1_000, which would let the scan pass a line the parsers refused).
+INTEGER = re.compile(r"[+-]?[0-9]+")
+FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)", re.IGNORECASE)
 
 # names: the columns (2 ids, then the value's name if any); value_type: np.int64 or
 # np.float64 for the value column; ids must lie in [low, high] (high None: unbounded); comment:
@@ -106,6 +110,8 @@ def _read_regular(chunk, layout):
     (pyarrow is imported here, on first use: generator specs do not need its 0.1 s.)"""
     import pyarrow
     import pyarrow.csv
+    if b"x" in chunk or b"X" in chunk:  # pyarrow reads 0x10 as 16, which no other path takes
+        return None
     delimiter = "\t" if b"\t" in chunk[:4096] else " "
     # int32 ids parse faster; larger ones could not be vertex ids anyway (the irregular path
     # reads them, and the checks name them). With two names, zip leaves the value type out.
@@ -160,7 +166,8 @@ def _raise_first_bad_line(chunk, path, first_line, layout, entries):
     infinite value, more entries than announced."""
     names, count = layout.names, layout.count
     for line_number, raw in enumerate(io.BytesIO(chunk), first_line):
-        tokens = raw.decode("utf-8", "replace").split(layout.comment, 1)[0].split()
+        # split at ASCII whitespace only, as both parsers do (not at a no-break space, say)
+        tokens = [t.decode("utf-8", "replace") for t in raw.split(layout.comment.encode(), 1)[0].split()]
         if not tokens:
             continue
         where = f"{path}, line {line_number}"
@@ -179,19 +186,17 @@ def _raise_first_bad_line(chunk, path, first_line, layout, entries):
 def _check_token(where, name, token, id_layout, value_type):
     """Raise MinigrError if `token` is not a valid id (id_layout given) or value."""
     if id_layout is None and value_type is np.float64:
-        try:
-            value = float(token)
-        except ValueError:
-            raise MinigrError(f"{where}: unparsable {name} {token!r}") from None
-        if not np.isfinite(value):
+        if not FLOAT.fullmatch(token):
+            raise MinigrError(f"{where}: unparsable {name} {token!r}")
+        if not np.isfinite(float(token)):
             raise MinigrError(f"{where}: {name} {token!r} is not a finite number")
         return
-    if not re.fullmatch(r"[+-]?\d+", token):
+    if not INTEGER.fullmatch(token):
         raise MinigrError(f"{where}: unparsable {name} {token!r} (expected an integer)")
     value = int(token)
+    if not -2**63 <= value < 2**63:
+        raise MinigrError(f"{where}: {name} {token} does not fit a 64-bit integer")
     if id_layout is None:
-        if not -2**63 <= value < 2**63:
-            raise MinigrError(f"{where}: {name} {token} does not fit a 64-bit integer")
         return
     low, high = id_layout.low, id_layout.high
     if value < low or (high is not None and value > high):
