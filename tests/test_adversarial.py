@@ -5,6 +5,7 @@ checks are tested by faking another owner, read-only folders by refusing the wri
 import gzip
 import json
 import os
+import re
 import resource
 import stat
 import subprocess
@@ -356,3 +357,28 @@ def test_big_endian_arrays_make_the_same_graph(device):
     for graph in (swapped, csr):
         for name in ("row_offsets", "col_indices", "weights"):
             np.testing.assert_array_equal(to_host(getattr(graph, name)), to_host(getattr(native, name)))
+
+
+# ---- options: NumPy numbers taken, counters and seeds in range --------------------------------
+
+
+def test_numpy_numbers_are_taken_as_options():
+    graph = load("grid:scale=6", weights="random", device="cpu")
+    np.testing.assert_array_equal(minigr.sssp(graph, 0, delta=np.float32(2)).distance,
+                                  minigr.sssp(graph, 0, delta=2.0).distance)
+    np.testing.assert_array_equal(minigr.pagerank(graph, damping=np.float32(0.5), max_iter=np.int64(50)).rank,
+                                  minigr.pagerank(graph, damping=float(np.float32(0.5)), max_iter=50).rank)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: minigr.pagerank("grid:scale=4", max_iter=2**31, device="cpu"), "max_iter must be from 1 to 2^31 - 1"),
+    (lambda: minigr.cdlp("grid:scale=4", iterations=2**31, device="cpu"), "iterations must be from 1 to 2^31 - 1"),
+    (lambda: minigr.color("grid:scale=4", seed=2**64 + 1, device="cpu"), "seed must be an integer from 0 to 2^64 - 1"),
+    (lambda: minigr.color("grid:scale=4", seed=-1, device="cpu"), "seed must be an integer from 0 to 2^64 - 1"),
+    (lambda: load("grid:scale=4", weights="random", weight_seed=2**64, device="cpu"),
+     "weight_seed must be an integer from 0 to 2^64 - 1"),
+    (lambda: load(f"kron:scale=4,seed={2**64 + 1}", device="cpu"), "seed must be an integer from 0 to 2^64 - 1"),
+])
+def test_counters_and_seeds_out_of_range_are_refused_not_wrapped(call, message):
+    with pytest.raises(MinigrError, match="^" + re.escape(message)):
+        call()
