@@ -304,6 +304,8 @@ def _check_writable(path):
     (/dev/null, a FIFO) not writable."""
     if not path:
         raise MinigrError("--output needs a file name, got an empty one")
+    if _standard_stream(path):
+        return
     target = _output_target(path)
     if os.path.isdir(target):
         raise MinigrError(f"--output {path} is a folder; give a file name")
@@ -331,7 +333,8 @@ def _write_output(path, columns, values):
     """Per-vertex results as text ("vertex col..." header, one line per vertex). A regular
     file is written to a temporary file beside it and renamed into place, keeping an existing
     file's mode: a failure never leaves a partial file nor harms an existing one. A link is
-    written through; a special file (/dev/null, a FIFO with a reader) is written in place."""
+    written through; a special file (/dev/null, a FIFO with a reader) is written in place, and
+    the file stdout or stderr writes to (/dev/stdout) through that stream."""
     arrays = [to_host(values[c]) for c in columns]
     table = np.column_stack([np.arange(len(arrays[0]))] + arrays)
     formats = ["%d"] + ["%.9g" if a.dtype == np.float32 else "%.17g" if a.dtype.kind == "f" else "%d"
@@ -341,13 +344,34 @@ def _write_output(path, columns, values):
         np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) + columns), comments="")
     target = _output_target(path)
     try:
-        if os.path.exists(target) and not os.path.isfile(target):
+        if stream := _standard_stream(path):
+            write(stream)
+            stream.flush()
+        elif os.path.exists(target) and not os.path.isfile(target):
             with _open_special(target, path) as f:
                 write(f)
         else:
             write_atomically(target, write, mode="w", permissions=_permissions(target))
     except OSError as exc:
         raise MinigrError(f"--output {path}: cannot write it ({exc.strerror or exc})") from None
+
+
+def _standard_stream(path):
+    """sys.stdout or sys.stderr when `path` is the file it writes to (/dev/stdout, or the
+    file the shell redirected it to), so that --output goes after what was written there;
+    else None."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            own = os.fstat(stream.fileno())
+        except (OSError, ValueError):  # a stream with no file descriptor (under a test's capture)
+            continue
+        if (own.st_dev, own.st_ino) == (info.st_dev, info.st_ino):
+            return stream
+    return None
 
 
 def _open_special(target, path):

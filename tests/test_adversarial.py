@@ -78,6 +78,23 @@ def test_output_writes_into_a_fifo_and_refuses_one_nobody_reads(tmp_path, capsys
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
+@pytest.mark.parametrize("stdout", ["a file", "a pipe"])
+def test_output_to_the_processs_own_stdout_goes_through_it(tmp_path, stdout):
+    """/proc/self/fd/1 (what /dev/stdout links to): written through the stream, whether the
+    shell redirected it to a file (which must not be renamed over) or to a pipe."""
+    argv = [sys.executable, "-m", "minigr", "bfs", "grid:scale=4", "--device", "cpu", "--output", "/proc/self/fd/1"]
+    env = {**os.environ, "MINIGR_CACHE_DIR": str(tmp_path / "kernels")}
+    if stdout == "a file":
+        with open(tmp_path / "out.txt", "w") as out:
+            status = subprocess.run(argv, stdout=out, env=env, timeout=300).returncode
+        text = (tmp_path / "out.txt").read_text()
+    else:
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+        status, text = done.returncode, done.stdout
+    lines = text.splitlines()
+    assert status == 0 and lines[0] == "vertex depth parent" and len(lines) == 1 + 16 + 4 and "median:" in text
+
+
 def test_output_empty_name_is_refused(capsys):
     assert error_of(capsys, ["bfs", "grid:scale=4", "--output", ""]) == "--output needs a file name, got an empty one"
 

@@ -45,10 +45,13 @@ def _cache_path(path):
     return path + SUFFIX
 
 
-def file_digest(path):
+def _file_digest(path):
     """The SHA-256 (hex) of a file's bytes: what a cache is keyed to."""
+    digest = hashlib.sha256()
     with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def read_cache(path, options):
@@ -64,7 +67,7 @@ def read_cache(path, options):
     with f:
         try:
             header = _read_header(f, cache)
-            if header.get("source") != {"sha256": file_digest(path)} or header.get("options") != options:
+            if header.get("source") != {"sha256": _file_digest(path)} or header.get("options") != options:
                 return None
             return _read_arrays(f, header, cache)
         except (OSError, MinigrError):

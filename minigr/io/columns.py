@@ -39,8 +39,8 @@ def open_binary(path, digest=None):
     """A `with` context giving `path` open for reading bytes, through gzip when it ends in .gz
     (damaged gzip data is a MinigrError); digest: a hashlib object that takes in every byte
     read from the file (before gzip)."""
-    with open(path, "rb", buffering=0) as raw, io.BufferedReader(
-            raw if digest is None else _Digesting(raw, digest), 1 << 20) as f:
+    with open(path, "rb", buffering=0) as raw, \
+            io.BufferedReader(raw if digest is None else _Digesting(raw, digest)) as f:
         if path.lower().endswith(".gz"):
             try:
                 with gzip.GzipFile(fileobj=f) as unzipped:
