@@ -1,7 +1,9 @@
 """Adversarial inputs, as a hostile user would try them (issue 29): nothing lost, nothing
 wrong, nothing hung. Each test here failed on the code before its fix; future changes keep
 passing them. (The machine running the tests may be root, which no file mode stops: owner
-checks are tested by faking another owner, read-only folders by refusing the write.)"""
+checks are tested by faking another owner, read-only folders by refusing the write.) The
+malformed numbers of text files are with the other parse errors, in tests/test_io.py
+(EDGE_LIST_ERRORS, MTX_ERRORS); option limits with the CLI's, in tests/test_cli.py."""
 import gzip
 import json
 import os
