@@ -25,7 +25,7 @@ from .transforms.errors import MinigrError
 System = collections.namedtuple("System", "name device run traced skip once", defaults=(False, None, False))
 # Limits shared by options: (test, what the value must be).
 POSITIVE = (lambda x: math.isfinite(x) and x > 0, "a positive number")
-AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
+ITERATIONS = (lambda x: 1 <= x < 2**31, "from 1 to 2^31 - 1")  # a loop's iteration counter is 32-bit
 
 KINDS = {bool: ((bool, numpy.bool_), "True or False"), int: (numbers.Integral, "an integer"),
          float: (numbers.Real, "a number")}
@@ -49,7 +49,8 @@ class Option:
         return "--" + "-".join(self.name.split("_"))
 
     def check(self, value, label=None):
-        """value, or a MinigrError naming the option (label: as the user wrote it)."""
+        """value (a NumPy scalar as the Python number it holds: the apps take Python's), or a
+        MinigrError naming the option (label: as the user wrote it)."""
         if value is None and self.default is None:
             return value
         if self.kind in KINDS:
@@ -58,7 +59,7 @@ class Option:
                 raise MinigrError(f"{label or self.name} must be {what}, got {value!r}")
         if self.valid and not self.valid[0](value):
             raise MinigrError(f"{label or self.name} must be {self.valid[1]}, got {value!r}")
-        return value
+        return value.item() if isinstance(value, numpy.generic) else value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,11 +124,13 @@ class App:
         return importlib.import_module(f"{__package__}.apps.{self.partitioned}").run
 
     def check_options(self, options, cli=False):
-        """The options checked (type and limits), before any work; names as --flags for the CLI."""
+        """The options checked (type and limits), before any work, as Option.check returns them;
+        names as --flags for the CLI."""
+        checked = dict(options)
         for option in self.options:
             if option.name in options:
-                option.check(options[option.name], option.flag if cli else None)
-        return options
+                checked[option.name] = option.check(options[option.name], option.flag if cli else None)
+        return checked
 
 
 def apps():

@@ -2,7 +2,10 @@
 cache of its buffers and loop per graph, so that the loop's CUDA graph is
 captured once per graph and primitive and relaunched by later calls."""
 import dataclasses
+import operator
 import time
+
+import numpy
 
 from .transforms.errors import MinigrError
 from .transforms.loop import Loop
@@ -92,9 +95,13 @@ def loop_mode(graph, loop):
 def check_source(graph, source, what="source", where="the graph"):
     """The source vertex as an int, or a MinigrError saying the valid range
     (what: the parameter as the user wrote it; where: the graph, as named to them)."""
-    if isinstance(source, bool) or not isinstance(source, int) and not hasattr(source, "__index__"):
-        raise MinigrError(f"{what} must be a vertex id, got {source!r}")
-    source, n = int(source), graph.num_vertices
+    try:
+        if isinstance(source, (bool, numpy.bool_)):
+            raise TypeError
+        source = operator.index(source)  # an int, a NumPy integer or a 0-d integer array; not [1]
+    except TypeError:
+        raise MinigrError(f"{what} must be a vertex id, got {source!r}") from None
+    n = graph.num_vertices
     if not 0 <= source < n:
         ids = f"ids 0 to {n - 1}" if n else "no ids at all"
         raise MinigrError(f"{what} {source} is out of range: {where} has {n} vertices ({ids})")
@@ -126,8 +133,10 @@ def distribution(graph, name, value):
 
 def problem(graph, key, make):
     """The Problem that make() builds, once per graph and key (a primitive's
-    name and the options that shape its loop); kept with the graph. The
-    transpose is made first, since a loop captured on the device may not allocate."""
+    name and the options that shape its loop); kept with the graph, so one
+    run at a time may use it: callers that may share a graph between threads
+    hold graph.lock for the run (as minigr.bfs, ... do). The transpose is made
+    first, since a loop captured on the device may not allocate."""
     found = graph.problems.get(key)
     if found is None:
         graph.reverse()

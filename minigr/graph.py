@@ -1,9 +1,10 @@
 """Graph: a CSR adjacency on one device, with a transpose built on demand."""
 import contextlib
+import threading
 
 import numpy as np
 
-from .arrays import from_any, on_device, sort, to_host
+from .arrays import check_room, from_any, on_device, sort, to_host
 from .transforms import Functor, compact_transform, lbs_transform, transform
 from .transforms.api import Partition
 from .transforms.backend import array_module, resolve_device
@@ -54,7 +55,8 @@ class Graph:
 
     row_offsets is int64 (length V + 1), col_indices int32, weights float32 or None.
     All arrays live on `device` ("gpu": CuPy, "cpu": NumPy); `xp` is that array module;
-    `gpu` is the id of the GPU that holds them (None on the CPU).
+    `gpu` is the id of the GPU that holds them (None on the CPU). `lock`: the primitives
+    (minigr.bfs, ...) hold it for their run, so threads may share a graph.
     An undirected graph stores every edge in both directions.
     """
 
@@ -69,6 +71,7 @@ class Graph:
         self.directed = bool(directed)
         self._reverse = None
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
+        self.lock = threading.RLock()  # held by a primitive's run, which uses those buffers
         # What operators look up on every call, made now: inside a loop captured on
         # the device, nothing may wait for the GPU or allocate.
         with self.on_its_gpu():
@@ -185,20 +188,8 @@ class Graph:
         xp = array_module(device)
         row_offsets = _id_array(row_offsets, "row_offsets", xp)
         col_indices = _id_array(col_indices, "col_indices", xp)
-        if len(row_offsets) == 0:
-            raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
-        if int(row_offsets[0]) != 0:
-            raise MinigrError(f"row_offsets must start at 0, got {int(row_offsets[0])}")
-        counts = xp.diff(row_offsets)
-        if bool((counts < 0).any()):
-            row = int(xp.flatnonzero(counts < 0)[0])
-            raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
-                              f"count ({int(counts[row])})")
-        if int(row_offsets[-1]) != len(col_indices):
-            raise MinigrError(f"row_offsets ends at {int(row_offsets[-1])} but col_indices has "
-                              f"{len(col_indices)} entries; they must be equal")
-        n = _vertex_count(len(row_offsets) - 1)
-        _check_ids(xp, col_indices, n, "col_indices")
+        check_csr(xp, row_offsets, col_indices)
+        n = len(row_offsets) - 1
         weights = _weight_array(weights, len(col_indices), xp)
         rows = _edge_rows(xp, row_offsets.astype(np.int64, copy=False), len(col_indices))
         unsorted = (col_indices[1:] < col_indices[:-1]) & (rows[1:] == rows[:-1])
@@ -210,11 +201,14 @@ class Graph:
     @classmethod
     def from_scipy(cls, matrix, *, weighted=True, **options):
         """A graph from a square scipy.sparse matrix or array: entry (i, j) is edge i -> j,
-        its value the weight when `weighted`. Explicit zeros are edges. Other options as
-        for from_edges."""
+        its value the weight when `weighted`. Explicit zeros are edges; repeated entries
+        (i, j) are one edge, their values summed, as SciPy reads them. Other options as for
+        from_edges."""
         rows, cols = matrix.shape
         if rows != cols:
             raise MinigrError(f"an adjacency matrix must be square, got {rows} x {cols}")
+        matrix = matrix.tocsr(copy=True)  # copied: summing in place would change the caller's matrix
+        matrix.sum_duplicates()
         coo = matrix.tocoo()
         return cls.from_edges(coo.row, coo.col, coo.data if weighted else None,
                               num_vertices=rows, **options)
@@ -246,6 +240,8 @@ class Graph:
         stably by key, so each pair's smallest weight comes first), one compaction of the keys
         kept, then columns and row offsets (by binary search) in one pass."""
         xp = array_module(device)
+        check_room(build_bytes(n, len(src), weights is not None, symmetrize), device,
+                   f"a graph of {n} vertices and {len(src)} edges")
         shift = max(n - 1, 0).bit_length()
         key = xp.empty(len(src) * (2 if symmetrize else 1), np.int64)
         transform(len(src), Functor(EDGE_KEYS, filename="<edge keys>", src=src, dst=dst, key=key,
@@ -266,8 +262,12 @@ class Graph:
 
 
 def _id_array(ids, name, xp):
-    """A 1-D contiguous integer array of vertex ids or offsets on the device of `xp`."""
-    ids = on_device(from_any(ids, name), "cpu" if xp is np else "gpu")
+    """A 1-D contiguous integer array of vertex ids or offsets, in native byte order, on the
+    device of `xp`."""
+    ids = from_any(ids, name)
+    if not ids.dtype.isnative:  # say big-endian ids on a little-endian machine: kernels read native ones
+        ids = ids.astype(ids.dtype.newbyteorder("="))
+    ids = on_device(ids, "cpu" if xp is np else "gpu")
     if ids.ndim != 1:
         raise MinigrError(f"{name} must be one-dimensional, got shape {ids.shape}")
     if ids.size and ids.dtype.kind not in "iu":
@@ -293,6 +293,32 @@ def _weight_array(weights, count, xp):
         raise MinigrError(f"weights must be finite float32 values, but weights[{i}] is "
                           f"{weights[i].item()}")
     return as_float32
+
+
+def build_bytes(n, edges, weighted, symmetrize):
+    """About the most memory Graph._build takes at once for `n` vertices and `edges` edges
+    (doubled by symmetrize): per edge its key, the sorted and the kept copies and its column
+    (with weights: their copies and the sort's orders); per vertex an offset and its degree."""
+    keys = edges * (2 if symmetrize else 1)
+    return keys * (28 + (28 if weighted else 0)) + 16 * (n + 1)
+
+
+def check_csr(xp, row_offsets, col_indices):
+    """A MinigrError unless CSR arrays (of `xp`) describe a graph: offsets from 0, non-decreasing,
+    ending at the number of columns; every column a vertex id; vertex ids that fit int32."""
+    if len(row_offsets) == 0:
+        raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
+    if int(row_offsets[0]) != 0:
+        raise MinigrError(f"row_offsets must start at 0, got {int(row_offsets[0])}")
+    counts = xp.diff(row_offsets)
+    if bool((counts < 0).any()):
+        row = int(xp.flatnonzero(counts < 0)[0])
+        raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
+                          f"count ({int(counts[row])})")
+    if int(row_offsets[-1]) != len(col_indices):
+        raise MinigrError(f"row_offsets ends at {int(row_offsets[-1])} but col_indices has "
+                          f"{len(col_indices)} entries; they must be equal")
+    _check_ids(xp, col_indices, _vertex_count(len(row_offsets) - 1), "col_indices")
 
 
 def _vertex_count(n, *id_arrays):

@@ -69,10 +69,12 @@ def test_option_checks():
     assert flag.flag == "--fast" and flag.check(numpy.bool_(True))
     with pytest.raises(MinigrError, match="fast must be True or False, got 1"):
         flag.check(1)
-    count = Option("max_iter", int, 10, "", catalog.AT_LEAST_1)
+    count = Option("max_iter", int, 10, "", catalog.ITERATIONS)
     assert count.flag == "--max-iter" and count.check(numpy.int64(3)) == 3
-    with pytest.raises(MinigrError, match=r"--max-iter must be at least 1, got 0"):
-        count.check(0, "--max-iter")
+    assert type(count.check(numpy.int64(3))) is int and type(flag.check(numpy.bool_(True))) is bool
+    for wrong in (0, 2**31):
+        with pytest.raises(MinigrError, match=rf"--max-iter must be from 1 to 2\^31 - 1, got {wrong}"):
+            count.check(wrong, "--max-iter")
     with pytest.raises(MinigrError, match=r"max_iter must be an integer, got True"):
         count.check(True)
     width = Option("delta", float, None, "", catalog.POSITIVE)
