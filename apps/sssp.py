@@ -52,12 +52,13 @@ NEXT_BUCKET = """bool operator()() const {
 }"""
 
 
-def sssp(graph, source, *, delta="auto", loop="device"):
+def sssp(graph, source, *, delta="auto", loop="persistent"):
     """Distance (float32, inf unreachable) and parent (-1 unreachable, the source
     its own) of every vertex. delta > 0: delta-stepping with that bucket width;
     "auto": 32 times the largest weight over the mean degree (measured on the
     standard graphs); None: the frontier form (one bucket of infinite width).
-    loop: "device" or "host" (who decides each iteration)."""
+    loop: "persistent" (one kernel on the GPU), "device" (a CUDA graph) or
+    "host" (who decides each iteration)."""
     source = check_source(graph, source)
     check_weights(graph, "SSSP")
     largest = float(graph.weights.max()) if graph.num_edges else 0.0
@@ -158,5 +159,6 @@ APP = App(
                     (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
                      and math.isfinite(x) and x > 0, "a positive number, 'auto' or 'none'")),),
     needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
+    persistent=True,
     bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", bench.close,
                      traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=True)),))

@@ -44,12 +44,17 @@ def check_tree(graph, source, parent, level, tolerance=0.0):
         assert numpy.isclose(level(p, weights), level(v, None), rtol=tolerance), f"{p} -> {v} is not a tree edge"
 
 
+# Each loop mode on the GPU (the CPU loops on the host whatever the mode): the persistent kernel is the default.
+LOOPS = ["persistent", pytest.param("device", marks=pytest.mark.gpu)]
+
+
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("idempotent", [False, True])
-def test_bfs(device, name, idempotent):
+@pytest.mark.parametrize("loop", LOOPS)
+def test_bfs(device, name, idempotent, loop):
     graph = nasty_graphs(device)[name]
     for source in sources(graph):
-        result = bfs(graph, source, idempotent=idempotent)
+        result = bfs(graph, source, idempotent=idempotent, loop=loop)
         depth, parent = to_host(result.values["depth"]), to_host(result.values["parent"])
         expected = hop_depths(graph, source)
         numpy.testing.assert_array_equal(depth, expected)
@@ -71,10 +76,11 @@ def lightest_edges(graph):
 
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("delta", [None, 8.0, 1000.0, "auto"])
-def test_sssp(device, name, delta):
+@pytest.mark.parametrize("loop", LOOPS)
+def test_sssp(device, name, delta, loop):
     graph = nasty_graphs(device, weighted=True)[name]
     for source in sources(graph):
-        result = sssp(graph, source, delta=delta)
+        result = sssp(graph, source, delta=delta, loop=loop)
         distance, parent = to_host(result.values["distance"]), to_host(result.values["parent"])
         expected = csgraph.dijkstra(lightest_edges(graph), indices=source)
         numpy.testing.assert_allclose(distance, expected, rtol=1e-5)
