@@ -6,7 +6,7 @@ import pytest
 from minigr.frontier import Frontier
 from minigr.operators import (advance, advance_pull, compute, filter_frontier, neighbor_reduce,
                               split_near_far)
-from minigr.transforms import Functor, transform
+from minigr.transforms import DeviceCount, Functor, transform
 
 from conftest import to_host
 from graphs import nasty_graphs
@@ -228,6 +228,10 @@ def test_compute(graph):
     compute(graph, Frontier.from_ids(ids, n, graph.device), op, iteration=1)
     expected = numpy.arange(n) + 3
     expected[ids] += ids + 1
+    counts = graph.xp.asarray(numpy.array([0, n // 2], numpy.int64))
+    for index in (0, 1):  # over every vertex, the first `count` alone: none, then half
+        compute(graph, None, op, count=DeviceCount(counts, max(n, 1), index))
+    expected[:n // 2] += numpy.arange(n // 2)
     numpy.testing.assert_array_equal(to_host(x), expected)
 
 
