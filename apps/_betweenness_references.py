@@ -88,9 +88,9 @@ def check(graph, values, options, edges):
     if got.shape != want.shape:
         return f"FAILED: {len(got)} values, expected {len(want)}"
     wrong = ~numpy.isclose(got, want, rtol=1e-9, atol=1e-300, equal_nan=True)
-    what = "edges" if edges else "vertices"
-    return validate.verdict([validate.finding(wrong, f"with a wrong betweenness ({what})",
-                                              lambda i: f"{i} (got {got[i]!r}, expected {want[i]!r})")])
+    items = ("edge", "edges") if edges else ("vertex", "vertices")
+    return validate.verdict([validate.finding(wrong, "with a wrong betweenness",
+                                              lambda i: f"{i} (got {got[i]!r}, expected {want[i]!r})", items)])
 
 
 def close(values, reference):

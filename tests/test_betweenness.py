@@ -135,4 +135,5 @@ def test_check_against_networkx_and_catches_wrong_values(name):
         result = edge_betweenness(graph).values
         assert references.check(graph, result, {}, edges=True) == "ok"
         result["edge_betweenness"][-1] += 1e-6
-        assert references.check(graph, result, {}, edges=True).startswith("FAILED: 1 ")
+        verdict = references.check(graph, result, {}, edges=True)
+        assert verdict.startswith("FAILED: 1 edge with a wrong betweenness, first 1: ")
