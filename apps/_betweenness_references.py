@@ -2,11 +2,10 @@
 a user would run instead: Brandes' algorithm by SciPy sparse products over a
 batch of sources at once (a column each), networkx, and cuGraph where it is
 installed. Not an app: its name starts with an underscore."""
-import importlib.util
-
 import numpy
 
 from minigr import validate
+from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
 from minigr.catalog import System
 from minigr.enactor import Timer
@@ -135,26 +134,18 @@ def cugraph_system(inputs, options):
     """cuGraph's betweenness from the same sources."""
     import cudf
     import cugraph
-    graph = inputs.graph
-    frame = cudf.DataFrame({"src": graph.edge_sources(), "dst": graph.col_indices})
-    g = cugraph.Graph(directed=graph.directed)
-    g.from_cudf_edgelist(frame, "src", "dst", renumber=False)
+    g = alt.cugraph_graph(inputs.graph)
     sources = cudf.Series(numpy.asarray(_sources(inputs, options), dtype=numpy.int32))
     with Timer("gpu") as timer:
         found = cugraph.betweenness_centrality(g, k=sources)
-    found = found.sort_values("vertex")
-    return found["betweenness_centrality"].values, timer.ms, None
-
-
-def _no_cugraph(inputs):
-    return None if importlib.util.find_spec("cugraph") else "skipped: cuGraph is not installed"
+    return found.sort_values("vertex")["betweenness_centrality"].values, timer.ms, None
 
 
 def alternatives(name, options):
     """The bench's Systems for app `name` under options (with k sampled sources)."""
     edges = name == "edge_betweenness"
     cugraph = () if edges else (
-        System("cuGraph", "gpu", lambda i, trace=None: cugraph_system(i, options), skip=_no_cugraph),)
+        System("cuGraph", "gpu", lambda i, trace=None: cugraph_system(i, options), skip=alt.no_cugraph),)
     return cugraph + (
             System(REFERENCE, "cpu", lambda i, trace=None: scipy_system(i, options, edges),
                    skip=bench.too_big(2_000_000)),

@@ -15,6 +15,7 @@ needed gets a count of 0), so the peeling loops there."""
 import numpy
 
 from minigr import validate
+from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
@@ -145,22 +146,17 @@ def check_kcore(graph, values, k=None):
 
 def cugraph_cores(inputs):
     """cuGraph's core_number (undirected graphs)."""
-    import cudf
     import cugraph
-    graph = inputs.graph
-    g = cugraph.Graph(directed=False)
-    g.from_cudf_edgelist(cudf.DataFrame({"src": graph.edge_sources(), "dst": graph.col_indices}), "src", "dst",
-                         renumber=False)
+    g = alt.cugraph_graph(inputs.graph)
     with Timer("gpu") as timer:
-        found = cugraph.core_number(g).sort_values("vertex")
-    return found["core_number"].values, timer.ms, None
+        found = cugraph.core_number(g)
+    return found.sort_values("vertex")["core_number"].values, timer.ms, None
 
 
-def _no_cugraph(inputs):
-    import importlib.util
+def _cugraph_skip(inputs):
     if inputs.graph.directed:
         return "skipped: cuGraph's core numbers are for undirected graphs"
-    return None if importlib.util.find_spec("cugraph") else "skipped: cuGraph is not installed"
+    return alt.no_cugraph(inputs)
 
 
 APP = App(
@@ -168,6 +164,6 @@ APP = App(
     lambda graph, source, values, options: check_kcore(graph, values, options.get("k")),
     options=(Option("k", int, None, "the k-core's order (default the largest core number)"),),
     bench=(BenchCase("core numbers", "core", (
-        System("cuGraph", "gpu", lambda i, trace=None: cugraph_cores(i), skip=_no_cugraph),
+        System("cuGraph", "gpu", lambda i, trace=None: cugraph_cores(i), skip=_cugraph_skip),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_cores(i.graph),
                skip=bench.too_big(20_000_000, "networkx"))), "networkx (CPU)", bench.same),))

@@ -12,6 +12,7 @@ coefficients."""
 import numpy
 
 from minigr import validate
+from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
 from minigr.catalog import PAIRS, App, BenchCase, Option, System, vertex_pairs
 from minigr.enactor import Problem, Result, Timer, problem
@@ -136,21 +137,11 @@ def networkx_jaccard(graph):
 
 def cugraph_jaccard(inputs):
     """cuGraph's Jaccard over every edge, in the graph's edge order."""
-    import cudf
     import cugraph
-    graph = inputs.graph
-    g = cugraph.Graph(directed=False)
-    g.from_cudf_edgelist(cudf.DataFrame({"src": graph.edge_sources(), "dst": graph.col_indices}), "src", "dst",
-                         renumber=False)
+    g = alt.cugraph_graph(inputs.graph)
     with Timer("gpu") as timer:
         found = cugraph.jaccard(g)
-    found = found.sort_values(["first", "second"])
-    return found["jaccard_coeff"].values, timer.ms, None
-
-
-def _no_cugraph(inputs):
-    import importlib.util
-    return None if importlib.util.find_spec("cugraph") else "skipped: cuGraph is not installed"
+    return found.sort_values(["first", "second"])["jaccard_coeff"].values, timer.ms, None
 
 
 APP = App(
@@ -159,6 +150,6 @@ APP = App(
     options=(Option("pairs", vertex_pairs, None, "the pairs, as 0-1,2-7 (default every edge)", PAIRS),),
     needs="undirected", rows="edge",
     bench=(BenchCase("jaccard of every edge", "jaccard", (
-        System("cuGraph", "gpu", lambda i, trace=None: cugraph_jaccard(i), skip=_no_cugraph),
+        System("cuGraph", "gpu", lambda i, trace=None: cugraph_jaccard(i), skip=alt.no_cugraph),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_jaccard(i.graph),
                skip=bench.too_big(2_000_000, "networkx"))), "networkx (CPU)", bench.close),))
