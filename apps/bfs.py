@@ -10,7 +10,7 @@ from minigr import validate
 from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, problem
+from minigr.enactor import Problem, Result, Timer, check_source, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.operators import advance, advance_pull
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
@@ -77,16 +77,17 @@ ALPHA, BETA = 14, 24
 UNROLL = 4  # levels per iteration of the device loop: an empty level does nothing
 
 
-def bfs(graph, source, *, idempotent=False, loop="persistent"):
+def bfs(graph, source, *, idempotent=False, loop="auto"):
     """Depth (hops, -1 unreachable) and parent (-1 unreachable; the source is its
     own) of every vertex, as arrays on the graph's device. loop: "persistent"
     runs the levels in one kernel on the GPU, "device" in a CUDA graph (a
-    launch per level, no host round trip), "host" decides each on the host."""
+    launch per level, no host round trip), "host" decides each on the host,
+    "auto" picks by the graph (see minigr.enactor.loop_mode)."""
     source = check_source(graph, source)
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     with Timer(graph.device) as timer:
         run.reset(source)
-        levels, _ = run.run_loop(loop, max(graph.num_vertices, 1))
+        levels, _ = run.run_loop(loop_mode(graph, loop), max(graph.num_vertices, 1))
     run.frontier.check_waiting()
     _, edges = scan_transform(graph.num_vertices, Functor(REACHED_EDGES, filename="<bfs reached edges>",
                                                           depth=run.depth, row_offsets=graph.row_offsets))

@@ -119,7 +119,8 @@ def test_persistent_run_launches_one_kernel_whatever_its_levels():
     from minigr.transforms import launch as launching
     launched = {}
     for n in (10, 2000):
-        path = Graph.from_edges(numpy.arange(n - 1), numpy.arange(1, n), n, symmetrize=True, device="gpu")
+        path = Graph.from_edges(numpy.arange(n - 1), numpy.arange(1, n), num_vertices=n, symmetrize=True,
+                                device="gpu")
         bfs(path, 0, loop="persistent")  # builds its kernel
         before = launching.launches
         result = bfs(path, 0, loop="persistent")

@@ -10,29 +10,46 @@ struct NoSerial {
     __device__ void operator()() const {}
 };
 
+// Arrival counts and the release use acquire/release atomics at GPU scope:
+// what a block wrote before it arrived is seen by every block after it leaves.
+__device__ __forceinline__ unsigned arrive(unsigned* counter)
+{
+    unsigned old;
+    asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(counter) : "memory");
+    return old;
+}
+
+__device__ __forceinline__ unsigned load_acquire(const unsigned* word)
+{
+    unsigned value;
+    asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
+    return value;
+}
+
+__device__ __forceinline__ void release_increment(unsigned* word)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], 1;" : : "l"(word) : "memory");
+}
+
 template <class Serial>
 __device__ void grid_barrier(unsigned* words, const Serial& serial)
 {
     __syncthreads();
     if (threadIdx.x == 0) {
-        volatile unsigned* generation = words + 1;
-        const unsigned seen = *generation;  // read before arriving: the release bumps it after
-        __threadfence();
-        if (atomicAdd(words, 1u) == gridDim.x - 1) {
-            atomicExch(words, 0u);
+        const unsigned seen = load_acquire(words + 1);  // read before arriving: the release bumps it after
+        if (arrive(words) == gridDim.x - 1) {
+            words[0] = 0;
             serial();
-            __threadfence();
-            atomicAdd(words + 1, 1u);
+            release_increment(words + 1);
         } else {
             const long long start = now_ns();
-            while (*generation == seen) {
-                if (now_ns() - start > BARRIER_TIMEOUT_NS) {
+            for (unsigned spins = 1; load_acquire(words + 1) == seen; ++spins) {
+                if (spins % 1024 == 0 && now_ns() - start > BARRIER_TIMEOUT_NS) {
                     atomicExch(words + 2, 1u);
                     break;
                 }
             }
         }
-        __threadfence();
     }
     __syncthreads();
 }
