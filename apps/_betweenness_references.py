@@ -118,7 +118,7 @@ def networkx_system(inputs, options, edges):
     class Chosen(random.Random):
         def sample(self, population, k):
             return list(sources)
-    graph = inputs.networkx
+    graph = inputs.graph.to_networkx()
     with Timer("cpu") as timer:
         if edges:
             found = networkx.edge_betweenness_centrality(graph, k=len(sources), seed=Chosen())

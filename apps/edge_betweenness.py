@@ -39,6 +39,6 @@ APP = App(
              Option("seed", int, 0, "seed of the sampling (default 0)"),
              Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx")),
     variants=({"k": 8},),
-    bench=(BenchCase("edge betweenness 64 sources", "edge_betweenness",
+    bench=(BenchCase("edge_betweenness 64 sources", "edge_betweenness",
                      references.alternatives("edge_betweenness", {"k": 64}), references.REFERENCE, references.close,
                      options={"k": 64}),))

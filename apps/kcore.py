@@ -113,19 +113,10 @@ class Cores(Problem):
         self.frontier.reset()
 
 
-def networkx_graph(graph):
-    """The graph as networkx holds it (duplicates merged), with every vertex."""
-    import networkx
-    found = networkx.DiGraph() if graph.directed else networkx.Graph()
-    found.add_nodes_from(range(graph.num_vertices))
-    found.add_edges_from(zip(to_host(graph.edge_sources()).tolist(), to_host(graph.col_indices).tolist()))
-    return found
-
-
 def networkx_cores(graph):
     """networkx.core_number as an int32 array, timed on the CPU."""
     import networkx
-    reference = networkx_graph(graph)
+    reference = graph.to_networkx()
     with Timer("cpu") as timer:
         found = networkx.core_number(reference)
     return numpy.array([found[v] for v in range(graph.num_vertices)], dtype=numpy.int32), timer.ms, None
@@ -163,7 +154,7 @@ APP = App(
     "kcore", kcore, "core numbers (networkx's core_number) and the k-core's vertices", ("core", "in_core"),
     lambda graph, source, values, options: check_kcore(graph, values, options.get("k")),
     options=(Option("k", int, None, "the k-core's order (default the largest core number)"),),
-    bench=(BenchCase("core numbers", "core", (
+    bench=(BenchCase("kcore core numbers", "core", (
         System("cuGraph", "gpu", lambda i, trace=None: cugraph_cores(i), skip=_cugraph_skip),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_cores(i.graph),
                skip=bench.too_big(20_000_000, "networkx"))), "networkx (CPU)", bench.same),))

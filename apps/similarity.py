@@ -149,7 +149,7 @@ APP = App(
     ("first", "second", "jaccard", "overlap"), lambda graph, source, values, options: check_similarity(graph, values),
     options=(Option("pairs", vertex_pairs, None, "the pairs, as 0-1,2-7 (default every edge)", PAIRS),),
     needs="undirected", rows="edge",
-    bench=(BenchCase("jaccard of every edge", "jaccard", (
+    bench=(BenchCase("similarity of every edge", "jaccard", (
         System("cuGraph", "gpu", lambda i, trace=None: cugraph_jaccard(i), skip=alt.no_cugraph),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_jaccard(i.graph),
                skip=bench.too_big(2_000_000, "networkx"))), "networkx (CPU)", bench.close),))

@@ -175,6 +175,15 @@ class Graph:
         return scipy.sparse.csr_matrix((weights, to_host(self.col_indices),
                                         to_host(self.row_offsets)), shape=(n, n), copy=True)
 
+    def to_networkx(self):
+        """A networkx.Graph (undirected) or DiGraph copy of vertices 0..V-1 and the edges, as
+        networkx holds them: duplicate edges once, self-loops kept, no weights."""
+        import networkx
+        found = networkx.DiGraph() if self.directed else networkx.Graph()
+        found.add_nodes_from(range(self.num_vertices))
+        found.add_edges_from(zip(to_host(self.edge_sources()).tolist(), to_host(self.col_indices).tolist()))
+        return found
+
     # ---- constructors -------------------------------------------------------------------
     # Arrays may come from any library (see arrays.from_any); they are moved once to the
     # device the graph goes to, and the CSR is built there, by the same NumPy/CuPy code.

@@ -25,14 +25,6 @@ def graphs(device):
     return {**nasty_graphs(device), **random_graphs(device, seeds=(1,))}
 
 
-def as_networkx(graph):
-    """The graph as networkx holds it: duplicates merged, self-loops kept, every vertex."""
-    found = networkx.DiGraph() if graph.directed else networkx.Graph()
-    found.add_nodes_from(range(graph.num_vertices))
-    found.add_edges_from(zip(to_host(graph.edge_sources()).tolist(), to_host(graph.col_indices).tolist()))
-    return found
-
-
 class Given(random.Random):
     """A sampler handing networkx the sources chosen here."""
 
@@ -61,7 +53,7 @@ def assert_edges(graph, result, expected):
 def test_against_networkx(device, name):
     """Exact; from 100 sampled sources on the graphs of 1024 vertices (the CPU backend's loops are slow)."""
     graph = graphs(device)[name]
-    reference = as_networkx(graph)
+    reference = graph.to_networkx()
     options = {"k": 100, "seed": 1} if graph.num_vertices > 600 else {}
     assert_vertices(betweenness(graph, **options), networkx.betweenness_centrality(reference, **options),
                     graph.num_vertices)
@@ -73,7 +65,7 @@ def test_against_networkx(device, name):
 @pytest.mark.parametrize("endpoints", [True, False])
 def test_options_against_networkx(device, name, normalized, endpoints):
     graph = graphs(device)[name]
-    n, reference = graph.num_vertices, as_networkx(graph)
+    n, reference = graph.num_vertices, graph.to_networkx()
     result = betweenness(graph, normalized=normalized, endpoints=endpoints)
     assert_vertices(result, networkx.betweenness_centrality(reference, normalized=normalized, endpoints=endpoints), n)
     for k in sorted({1, min(n, 7), n}):  # networkx's own sampling with the same seed; k = n is exact
@@ -92,7 +84,7 @@ def test_given_sources(device, name):
     sources = [3, 0, 7, 3]  # a source given twice counts twice
     for given in (sources, numpy.array(sources), graph.xp.asarray(sources)):
         result = betweenness(graph, sources=given)
-        assert_vertices(result, networkx.betweenness_centrality(as_networkx(graph), k=4, seed=Given(sources)),
+        assert_vertices(result, networkx.betweenness_centrality(graph.to_networkx(), k=4, seed=Given(sources)),
                         graph.num_vertices)
 
 
@@ -101,7 +93,7 @@ def test_skewed_degrees_many_paths(device):
     layers = [numpy.arange(4 * i, 4 * i + 4) for i in range(7)]
     edges = numpy.array([(a, b) for x, y in zip(layers, layers[1:]) for a in x for b in y] + [(0, 28)] * 3)
     graph = minigr.Graph.from_edges(edges[:, 0], edges[:, 1], num_vertices=40, directed=True, device=device)
-    reference = as_networkx(graph)
+    reference = graph.to_networkx()
     assert_vertices(betweenness(graph, normalized=False), networkx.betweenness_centrality(reference,
                                                                                           normalized=False), 40)
     assert_edges(graph, edge_betweenness(graph), networkx.edge_betweenness_centrality(reference))
@@ -126,7 +118,7 @@ def test_check_against_networkx_and_catches_wrong_values(name):
     """The SciPy reference (the --validate check) is networkx's answer, and says so when one is wrong."""
     graph = GRAPHS[name]
     options = {"k": min(graph.num_vertices, 9), "seed": 2, "endpoints": True} if name == "kronecker" else {}
-    expected = networkx.betweenness_centrality(as_networkx(graph), **options)
+    expected = networkx.betweenness_centrality(graph.to_networkx(), **options)
     values = {"betweenness": numpy.array([expected[v] for v in range(graph.num_vertices)])}
     assert references.check(graph, values, options, edges=False) == "ok"
     if graph.num_edges:

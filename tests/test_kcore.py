@@ -6,7 +6,7 @@ import numpy
 import pytest
 
 import minigr
-from minigr.apps.kcore import check_kcore, kcore, networkx_graph
+from minigr.apps.kcore import check_kcore, kcore
 from minigr.cli import main
 from minigr.transforms import MinigrError
 
@@ -31,7 +31,7 @@ def test_against_networkx(device, name):
         with pytest.raises(MinigrError, match="core numbers are not defined on a graph with self-loops"):
             kcore(graph)
         graph = loop_free(graph)
-    reference = networkx_graph(graph)
+    reference = graph.to_networkx()
     expected = networkx.core_number(reference)
     n = graph.num_vertices
     for k in (None, 0, 2, 5):
@@ -51,7 +51,7 @@ def test_directed_counts_in_and_out_edges(device):
     graph = minigr.Graph.from_edges(edges[:, 0], edges[:, 1], num_vertices=8, directed=True, device=device)
     result = kcore(graph)
     assert to_host(result.core).tolist() == [6, 6, 6, 6, 2, 2, 2, 0]
-    assert to_host(result.core).tolist() == [networkx.core_number(networkx_graph(graph))[v] for v in range(8)]
+    assert to_host(result.core).tolist() == [networkx.core_number(graph.to_networkx())[v] for v in range(8)]
     assert to_host(result.in_core).tolist() == [1, 1, 1, 1, 0, 0, 0, 0]
 
 
