@@ -77,8 +77,10 @@ class Frontier:
 
     def reset(self, ids=()):
         """Makes `ids` (one vertex, or an array of them; checked to be in range;
-        duplicates dropped) the current level, with an empty next one. One
-        vertex needs no copy to the device."""
+        duplicates dropped) the current level, level 0, with an empty next one.
+        One vertex needs no copy to the device. Without ids, the frontier is
+        empty and no level current yet: what is appended becomes level 0 at
+        the next next_level() (seeds appended on the device)."""
         one = isinstance(ids, (int, numpy.integer))
         on_device = type(ids).__module__.startswith("cupy")  # checked there, then read
         checked = ids.ravel() if on_device else numpy.asarray([ids] if one else ids).ravel()
@@ -88,9 +90,11 @@ class Frontier:
         transform(1, Functor(_RESET, filename="<frontier reset>", headers=(HEADER,), bounds=self.bounds))
         if one:
             transform(1, Functor(_SEED_ONE, filename="<frontier seed>", frontier=self.view, v=numpy.int32(ids)))
-        else:
+        elif len(checked):
             ids = self.xp.asarray(checked, dtype=numpy.int32)
             transform(len(ids), Functor(_SEED, filename="<frontier seed>", frontier=self.view, ids=ids))
+        else:
+            return
         self.next_level()
 
     def next_level(self):

@@ -88,6 +88,19 @@ def test_given_sources(device, name):
                         graph.num_vertices)
 
 
+@pytest.mark.parametrize("width", [1, 3])
+def test_batch_widths(device, monkeypatch, width):
+    """Sources walked one or three at a time (64 elsewhere) give the same answers."""
+    from minigr.apps import betweenness as app
+    monkeypatch.setattr(app, "WIDTH", width)
+    for name in ("random_directed", "disconnected_loops_duplicates"):
+        graph = graphs(device)[name]
+        reference = graph.to_networkx()
+        assert_vertices(betweenness(graph, endpoints=True), networkx.betweenness_centrality(reference, endpoints=True),
+                        graph.num_vertices)
+        assert_edges(graph, edge_betweenness(graph), networkx.edge_betweenness_centrality(reference))
+
+
 def test_skewed_degrees_many_paths(device):
     """Layers fully joined to the next: path counts multiply (4^6 per vertex of the last layer)."""
     layers = [numpy.arange(4 * i, 4 * i + 4) for i in range(7)]

@@ -297,6 +297,12 @@ def test_frontier_keeps_its_levels(device, xp):
         transform(1, step_back)
         assert to_host(sizes).tolist() == [0, -1, 0] and frontier.wait_size() == 0
         frontier.check_waiting()
+    frontier.reset()  # no level yet: the seeds appended become level 0
+    filter_frontier(Frontier.from_ids(levels[1], n, device), out=frontier)
+    frontier.next_level()
+    transform(1, Functor("void operator()(long long) const { sizes[0] = frontier.level(); }", frontier=frontier.view,
+                         sizes=sizes))
+    assert int(sizes[0]) == 0 and frontier.wait_size() == len(levels[1])
     frontier.reset(levels[0])
     for _ in range(len(levels) + 1):  # one level more than it keeps
         frontier.next_level()
