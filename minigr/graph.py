@@ -113,6 +113,34 @@ class Graph:
         expanded to one entry per edge."""
         return _edge_rows(self.xp, self.row_offsets, self.num_edges, self.row_partition)
 
+    def simple(self, self_loops=True):
+        """This graph with one copy of each stored edge (its smallest weight) and,
+        with self_loops=False, no edge from a vertex to itself: (graph, edge_map),
+        edge_map[e] being the simple graph's index of stored edge e (int64; -1
+        for a self-loop left out). For primitives that count a neighbour once."""
+        xp = self.xp
+        src, dst = self.edge_sources(), self.col_indices
+        first = xp.ones(self.num_edges, dtype=bool)  # copies of an edge sit side by side in CSR order
+        first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+        loop = src == dst
+        kept = first & ~loop if not self_loops else first
+        before = xp.concatenate([xp.zeros(1, np.int64), xp.cumsum(kept)])  # kept edges before each position
+        edge_map = before[1:] - 1
+        if not self_loops:
+            edge_map[loop] = -1
+        weights = None if self.weights is None else self.weights[kept]
+        return Graph(before[self.row_offsets], dst[kept], weights, directed=self.directed,
+                     device=self.device), edge_map
+
+    def reverse_edges(self):
+        """Of a graph with one copy of each edge: the index of each edge's
+        reverse (v -> u for u -> v; int64), -1 where it has none."""
+        xp, n = self.xp, np.int64(self.num_vertices)
+        src, dst = self.edge_sources(), self.col_indices.astype(np.int64)
+        keys, wanted = src * n + dst, dst * n + src  # keys ascend in CSR order
+        found = xp.minimum(xp.searchsorted(keys, wanted), max(self.num_edges - 1, 0))
+        return xp.where(keys[found] == wanted, found, -1)
+
     def reverse(self):
         """The transpose (in-neighbours as CSR, i.e. the CSC of this graph), built once and
         cached; an undirected graph is its own transpose, so it returns self."""
@@ -149,6 +177,15 @@ class Graph:
         n = self.num_vertices
         return scipy.sparse.csr_matrix((weights, to_host(self.col_indices),
                                         to_host(self.row_offsets)), shape=(n, n), copy=True)
+
+    def to_networkx(self):
+        """A networkx.Graph (undirected) or DiGraph copy of vertices 0..V-1 and the edges, as
+        networkx holds them: duplicate edges once, self-loops kept, no weights."""
+        import networkx
+        found = networkx.DiGraph() if self.directed else networkx.Graph()
+        found.add_nodes_from(range(self.num_vertices))
+        found.add_edges_from(zip(to_host(self.edge_sources()).tolist(), to_host(self.col_indices).tolist()))
+        return found
 
     # ---- constructors -------------------------------------------------------------------
     # Arrays may come from any library (see arrays.from_any); they are moved once to the
