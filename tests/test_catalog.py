@@ -39,12 +39,12 @@ def test_record_matches_its_app(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_record_columns_are_the_results_and_its_check_passes(name):
-    """Each app on a small weighted graph: its columns are arrays of its result, one value per
-    vertex, and its own reference check says ok."""
+    """Each app on a small weighted graph, with its options' defaults or its first variant's: its
+    columns are arrays of its result, one value per vertex, and its own reference check says ok."""
     app = catalog.app(name)
     graph = minigr.load("kron:scale=6,edge_factor=4,seed=3", weights="random", device="cpu")
     source = int(graph.out_degrees().argmax()) if app.sourced else None
-    options = {option.name: option.default for option in app.options}
+    options = {option.name: app.variants[0].get(option.name, option.default) for option in app.options}
     result = app.run(graph, *([source] if app.sourced else []), **options)
     assert set(app.columns) == set(result.values)
     assert all(len(result.values[c]) == graph.num_vertices for c in app.columns)

@@ -216,3 +216,16 @@ def color_greedy(graph):
     with Timer("cpu") as timer:
         colors = greedy_coloring(graph)
     return colors, timer.ms, None
+
+
+# ---- centralities ---------------------------------------------------------------------------------
+
+def networkx_vector(function, g, *, which=None, **options):
+    """networkx.<function>(g, **options) on the CPU, of a networkx graph with
+    nodes 0..n-1, as an array by node (which: the element of a tuple result to take)."""
+    import networkx
+    with Timer("cpu") as timer:
+        found = getattr(networkx, function)(g, **options)
+    found = found if which is None else found[which]
+    n = g.number_of_nodes()
+    return numpy.fromiter((found[v] for v in range(n)), numpy.float64, n), timer.ms, None
