@@ -10,7 +10,7 @@ from minigr import validate
 from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, problem
+from minigr.enactor import Problem, Result, Timer, check_source, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.operators import advance, advance_pull
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
@@ -77,15 +77,17 @@ ALPHA, BETA = 14, 24
 UNROLL = 4  # levels per iteration of the device loop: an empty level does nothing
 
 
-def bfs(graph, source, *, idempotent=False, loop="device"):
+def bfs(graph, source, *, idempotent=False, loop="auto"):
     """Depth (hops, -1 unreachable) and parent (-1 unreachable; the source is its
-    own) of every vertex, as arrays on the graph's device. loop: "device" runs
-    the levels with no host round trip on the GPU, "host" decides each on the host."""
+    own) of every vertex, as arrays on the graph's device. loop: "persistent"
+    runs the levels in one kernel on the GPU, "device" in a CUDA graph (a
+    launch per level, no host round trip), "host" decides each on the host,
+    "auto" picks by the graph (see minigr.enactor.loop_mode)."""
     source = check_source(graph, source)
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     with Timer(graph.device) as timer:
         run.reset(source)
-        levels, _ = run.run_loop(loop, max(graph.num_vertices, 1))
+        levels, _ = run.run_loop(loop_mode(graph, loop), max(graph.num_vertices, 1))
     run.frontier.check_waiting()
     _, edges = scan_transform(graph.num_vertices, Functor(REACHED_EDGES, filename="<bfs reached edges>",
                                                           depth=run.depth, row_offsets=graph.row_offsets))
@@ -107,7 +109,7 @@ class BFS(Problem):
         self.push = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", **arrays)
         self.pull = Functor(PULL, filename="<bfs pull>", **arrays)
         self.unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
-        self.to_push, self.to_pull = (DeviceCount(self.direction, n, index) for index in (2, 3))
+        self.to_push, self.to_pull = (DeviceCount(self.direction, n, index, stable=True) for index in (2, 3))
         self.settings = dict(frontier=self.frontier.view, direction=self.direction, local=numpy.int64(n),
                              n=numpy.int64(n if vertices is None else vertices), alpha=numpy.int64(ALPHA),
                              beta=numpy.int64(BETA))
@@ -140,6 +142,6 @@ APP = App(
     "bfs", bfs, "breadth-first search: hop depth and parent of every vertex", ("depth", "parent"),
     lambda graph, source, values, options: validate.check_bfs(graph, source, values["depth"], values["parent"]),
     options=(Option("idempotent", bool, False, "let a vertex enter the frontier more than once (fewer atomics)"),),
-    variants=({"idempotent": False}, {"idempotent": True}), partitioned="_bfs_parts",
+    variants=({"idempotent": False}, {"idempotent": True}), partitioned="_bfs_parts", persistent=True,
     bench=(BenchCase("bfs", "depth", ALTERNATIVES, "SciPy csgraph (CPU)", bench.same,
                      traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=False)),))
