@@ -117,14 +117,23 @@ def check_weights(graph, what):
         raise MinigrError(f"{what} needs non-negative weights; this graph has negative ones")
 
 
-def distribution(graph, name, value):
-    """A per-vertex array (NumPy or CuPy) on the graph's device, normalized to sum
-    1, or None for None; a MinigrError naming it when it is not one."""
+def per_vertex(graph, name, value):
+    """A per-vertex array (NumPy or CuPy) as float64 on the graph's device, or
+    None for None; a MinigrError naming it when it has the wrong shape."""
     if value is None:
         return None
     array = graph.xp.asarray(value, dtype="float64")
     if array.shape != (graph.num_vertices,):
         raise MinigrError(f"{name} must have one entry per vertex ({graph.num_vertices}), got shape {array.shape}")
+    return array
+
+
+def distribution(graph, name, value):
+    """A per-vertex array (NumPy or CuPy) on the graph's device, normalized to sum
+    1, or None for None; a MinigrError naming it when it is not one."""
+    array = per_vertex(graph, name, value)
+    if array is None:
+        return None
     total = float(array.sum())
     if not total < float("inf") or float(array.min()) < 0 or total <= 0:
         raise MinigrError(f"{name} must be finite and non-negative with a positive sum")
@@ -145,4 +154,4 @@ def problem(graph, key, make):
 
 
 __all__ = ["Loop", "Problem", "Result", "Timer", "check_source", "check_weights", "distribution", "loop_mode",
-           "problem"]
+           "per_vertex", "problem"]

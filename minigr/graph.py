@@ -69,7 +69,7 @@ class Graph:
         self.weights = on_device(weights, device)
         self.gpu = self.row_offsets.device.id if device == "gpu" else None
         self.directed = bool(directed)
-        self._reverse = None
+        self._reverse = self._vertex_partition = None
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
         self.lock = threading.RLock()  # held by a primitive's run, which uses those buffers
         # What operators look up on every call, made now: inside a loop captured on
@@ -160,6 +160,18 @@ class Graph:
                                   directed=True, device=self.device)
             self._reverse._reverse = self
         return self._reverse
+
+    def vertex_partition(self):
+        """The merge-path Partition of one segment holding every vertex (for
+        reductions over all vertices), built once; like reverse(), first needed
+        outside a loop body being captured."""
+        if self._vertex_partition is None:
+            if self.device == "gpu" and capturing():
+                raise MinigrError("graph.vertex_partition() was first needed inside a loop body being captured "
+                                  "for the device, which may not allocate; call it before making the loop")
+            offsets = self.xp.asarray(np.array([0, self.num_vertices], dtype=np.int64))
+            self._vertex_partition = Partition(offsets, self.num_vertices)
+        return self._vertex_partition
 
     def to(self, device):
         """This graph on `device` ("gpu" or "cpu"); self when it is already there."""

@@ -39,12 +39,13 @@ def test_record_matches_its_app(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_record_columns_are_the_results_and_its_check_passes(name):
-    """Each app on a small weighted graph: its columns are arrays of its result, one value per
-    vertex (or all of one length, rows of edges or pairs), and its own reference check says ok."""
+    """Each app on a small weighted graph, with its options' defaults or its first variant's: its
+    columns are arrays of its result, one value per vertex (or all of one length, rows of edges
+    or pairs), and its own reference check says ok."""
     app = catalog.app(name)
     graph = minigr.load("kron:scale=6,edge_factor=4,seed=3", weights="random", device="cpu")
     source = int(graph.out_degrees().argmax()) if app.sourced else None
-    options = {option.name: option.default for option in app.options}
+    options = {option.name: app.variants[0].get(option.name, option.default) for option in app.options}
     result = app.run(graph, *([source] if app.sourced else []), **options)
     assert set(app.columns) == set(result.values)
     rows = graph.num_vertices if app.rows == "vertex" else len(result.values[app.columns[0]])

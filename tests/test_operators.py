@@ -4,7 +4,7 @@ import numpy
 import pytest
 
 from minigr.frontier import Frontier
-from minigr.operators import (advance, advance_pull, compute, filter_frontier, neighbor_reduce,
+from minigr.operators import (advance, advance_pull, compute, filter_frontier, neighbor_reduce, reduce_vertices,
                               split_near_far)
 from minigr.transforms import DeviceCount, Functor, transform
 
@@ -233,6 +233,20 @@ def test_compute(graph):
         compute(graph, None, op, count=DeviceCount(counts, max(n, 1), index))
     expected[:n // 2] += numpy.arange(n // 2)
     numpy.testing.assert_array_equal(to_host(x), expected)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "max", "min"])
+def test_reduce_vertices(graph, reduce):
+    """Into one cell of a larger array, twice (the second call reuses the graph's partition)."""
+    score = numpy.random.default_rng(6).random(graph.num_vertices)
+    out = graph.xp.full(3, -1.0)
+    op = Functor("double operator()(int v) const { return score[v] * (v % 5); }", score=graph.xp.asarray(score))
+    for _ in range(2):
+        assert reduce_vertices(graph, op, out=out[1:2], reduce=reduce) is not None
+    values = score * (numpy.arange(graph.num_vertices) % 5)
+    identity = {"sum": 0.0, "max": -numpy.inf, "min": numpy.inf}[reduce]
+    expected = getattr(numpy, reduce)(values, initial=identity)
+    numpy.testing.assert_allclose(to_host(out), [-1, expected, -1], rtol=1e-12)
 
 
 def test_split_near_far(graph):
