@@ -1,7 +1,9 @@
 """What every primitive shares: its result type, the timer of its run, and the
 cache of its buffers and loop per graph, so that the loop's CUDA graph is
 captured once per graph and primitive and relaunched by later calls."""
+import collections.abc
 import dataclasses
+import numbers
 import operator
 import time
 
@@ -9,6 +11,7 @@ import numpy
 
 from .transforms.errors import MinigrError
 from .transforms.loop import Loop
+
 
 @dataclasses.dataclass
 class Result:
@@ -118,10 +121,13 @@ def check_weights(graph, what):
 
 
 def per_vertex(graph, name, value):
-    """A per-vertex array (NumPy or CuPy) as float64 on the graph's device, or
-    None for None; a MinigrError naming it when it has the wrong shape."""
+    """A per-vertex array (NumPy or CuPy; or networkx's form, a dict {vertex: value}, 0 where
+    missing) as float64 on the graph's device, or None for None; a MinigrError naming it when
+    it has the wrong shape."""
     if value is None:
         return None
+    if isinstance(value, collections.abc.Mapping):
+        value = _dense(name, value, graph.num_vertices)
     array = graph.xp.asarray(value, dtype="float64")
     if array.shape != (graph.num_vertices,):
         raise MinigrError(f"{name} must have one entry per vertex ({graph.num_vertices}), got shape {array.shape}")
@@ -138,6 +144,18 @@ def distribution(graph, name, value):
     if not total < float("inf") or float(array.min()) < 0 or total <= 0:
         raise MinigrError(f"{name} must be finite and non-negative with a positive sum")
     return array / total
+
+
+def _dense(name, values, n):
+    """A dict {vertex: value} as a NumPy array of n values, 0 where missing."""
+    array = numpy.zeros(n)
+    for vertex, value in values.items():
+        if not (isinstance(vertex, numbers.Integral) and 0 <= vertex < n):
+            raise MinigrError(f"{name}: {vertex!r} is not a vertex id (0..{n - 1})")
+        if not isinstance(value, numbers.Real):
+            raise MinigrError(f"{name}: the value of vertex {vertex} is not a real number, got {value!r}")
+        array[vertex] = value
+    return array
 
 
 def problem(graph, key, make):

@@ -1,5 +1,6 @@
 """Graph: a CSR adjacency on one device, with a transpose built on demand."""
 import contextlib
+import numbers
 import threading
 
 import numpy as np
@@ -273,7 +274,7 @@ class Graph:
         edges = list(g.edges(data=weight, default=1)) if weight is not None else list(g.edges())
         src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
         dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
-        weights = None if weight is None else np.fromiter((e[2] for e in edges), np.float64,
+        weights = None if weight is None else np.fromiter((_real_weight(e, weight) for e in edges), np.float64,
                                                           len(edges))
         undirected = not g.is_directed()
         return cls.from_edges(src, dst, weights, num_vertices=len(index), directed=not undirected,
@@ -426,3 +427,10 @@ def _is_symmetric(xp, key, weights, shift):
     flipped, flipped_weights = _sorted_keys(xp, flipped, weights)
     return bool(xp.array_equal(key, flipped)) and (
         weights is None or bool(xp.array_equal(weights, flipped_weights)))
+
+
+def _real_weight(edge, weight):
+    """A networkx edge (u, v, value)'s value of attribute `weight`, or a MinigrError: not a real number."""
+    if not isinstance(edge[2], numbers.Real):
+        raise MinigrError(f"edge ({edge[0]!r}, {edge[1]!r}) has {weight}={edge[2]!r}, not a real number")
+    return edge[2]
