@@ -10,7 +10,9 @@ minigr.load, Graph.from_scipy or Graph.from_networkx, by the kind of graph. netw
 for the same options are taken too (NETWORKX_NAMES: minigr.pagerank(g, alpha=0.9)). The
 primitive's options are checked against its record (type and limits) before any work. Each returns the
 primitive's Result: arrays by name (result.depth, result.rank, ...; CuPy on the GPU, NumPy
-on the CPU), result.ms, result.iterations, and result.to_host() with NumPy copies.
+on the CPU), result.ms, result.iterations, and result.to_host() with NumPy copies. Threads may
+share a graph: a call holds the graph's lock for its run, since the buffers it works in are
+kept with the graph.
 """
 import functools
 import inspect
@@ -88,7 +90,7 @@ def _top_level(name):
             raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
         options = record.check_options({key: keywords.pop(key) for key in own & set(keywords)})
         graph = as_graph(graph, device, **keywords)
-        with graph.on_its_gpu():
+        with graph.on_its_gpu(), graph.lock:  # one run at a time on its buffers (see enactor.problem)
             return record.run(graph, *args, **options)
 
     device = inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None)
