@@ -206,6 +206,83 @@ def test_trees_eccentricity_closeness_match_networkx(on_device, name):
             same_or_same_error(lambda b: nx.closeness_centrality(G, u, wf_improved=wf_improved, backend=b))
 
 
+def close(got, expected, tol=1e-9):
+    """Dicts with the same keys in the same order and values within tol (each a pair of dicts: both)."""
+    if isinstance(expected, tuple):
+        return all(close(g, e, tol) for g, e in zip(got, expected))
+    return list(got) == list(expected) and all(abs(got[k] - expected[k]) <= tol for k in expected)
+
+
+def close_or_same_error(call, tol):
+    """call(backend) for minigr and networkx: values within tol (see close), or the same error."""
+    outcomes = []
+    for backend in ("minigr", "networkx"):
+        try:
+            outcomes.append(call(backend))
+        except nx.NetworkXException as exc:
+            outcomes.append(type(exc))
+    if isinstance(outcomes[1], type):
+        assert outcomes[0] is outcomes[1]
+    else:
+        assert close(*outcomes, tol)
+
+
+def simple(G):
+    """G without its self-loops (which networkx refuses for cores and trusses)."""
+    G = G.copy()
+    G.remove_edges_from(list(nx.selfloop_edges(G)))
+    return G
+
+
+@pytest.mark.parametrize("name", GRAPHS)
+def test_centralities_match_networkx(on_device, name):
+    """Betweenness (every source, networkx's sample of k from its seed, normalized or not,
+    endpoints), edge betweenness keyed as networkx's edges, eigenvector, Katz and HITS."""
+    G = GRAPHS[name]()
+    for options in ({}, {"k": 5, "seed": 3}, {"normalized": False, "endpoints": True}):
+        options = options if "k" not in options or len(G) >= 5 else {}
+        assert close(nx.betweenness_centrality(G, backend="minigr", **options),
+                     nx.betweenness_centrality(G, **options))
+    if not G.is_multigraph():
+        for normalized in (True, False):
+            assert close(nx.edge_betweenness_centrality(G, normalized=normalized, backend="minigr"),
+                         nx.edge_betweenness_centrality(G, normalized=normalized))
+    if G.is_multigraph() or not G.number_of_edges():
+        return  # networkx's power iterations refuse multigraphs
+    for weight in (None, "weight"):
+        close_or_same_error(lambda b: nx.eigenvector_centrality(G, max_iter=1000, tol=1e-12, weight=weight, backend=b),
+                            1e-7)
+        assert close(nx.katz_centrality(G, alpha=0.02, tol=1e-12, weight=weight, backend="minigr"),
+                     nx.katz_centrality(G, alpha=0.02, tol=1e-12, weight=weight), 1e-7)
+    if G.is_directed() or not nx.is_bipartite(G):  # a bipartite graph's hubs are not unique (README)
+        assert close(nx.hits(G, tol=1e-12, max_iter=10000, backend="minigr"), nx.hits(G, tol=1e-12, max_iter=10000),
+                     1e-7)
+
+
+@pytest.mark.parametrize("name", [name for name in GRAPHS if "Multi" not in name])
+def test_cores_trusses_jaccard_mis_match_networkx(on_device, name):
+    """Core numbers; the k-core and the k-truss as networkx's graphs (nodes, edges and their
+    attributes, in order); Jaccard of edges and non-edges; a maximal independent set."""
+    G = simple(GRAPHS[name]())
+    assert list(nx.core_number(G, backend="minigr").items()) == list(nx.core_number(G).items())
+    for k in (None, 1, 2, 3):
+        got, expected = nx.k_core(G, k, backend="minigr"), nx.k_core(G, k)
+        assert list(got.nodes(data=True)) == list(expected.nodes(data=True))
+        assert list(got.edges(data=True)) == list(expected.edges(data=True))
+    if G.is_directed():
+        return
+    for k in (2, 3, 4):
+        got, expected = nx.k_truss(G, k, backend="minigr"), nx.k_truss(G, k)
+        assert list(got.nodes(data=True)) == list(expected.nodes(data=True))
+        assert list(got.edges(data=True)) == list(expected.edges(data=True))
+    nodes = list(G)
+    pairs = [*list(G.edges)[:20], *zip(nodes[::3], nodes[1::3]), (nodes[0], nodes[0]), (nodes[-1], nodes[0])]
+    same_or_same_error(lambda b: list(nx.jaccard_coefficient(G, pairs, backend=b)))
+    chosen = nx.maximal_independent_set(G, backend="minigr")
+    assert not any(G.has_edge(u, v) for u in chosen for v in chosen)
+    assert all(v in chosen or any(u in chosen for u in G[v]) for v in G)
+
+
 @pytest.mark.parametrize("name", GRAPHS)
 @pytest.mark.parametrize("weight", ["weight", "float_weight", None])
 def test_dijkstra_matches_networkx(on_device, name, weight):
@@ -308,6 +385,16 @@ DECLINED = {  # calls minigr cannot answer as networkx would: name -> (call, net
     "triangles of nodes of a multigraph": (lambda G, b: nx.triangles(nx.MultiGraph(G), [0], backend=b),
                                            nx.NetworkXNotImplemented),
     "node not in the graph": (lambda G, b: nx.node_connected_component(G, 9, backend=b), KeyError),
+    "weighted betweenness": (lambda G, b: nx.betweenness_centrality(G, weight="weight", backend=b), None),
+    "sampled edge betweenness": (lambda G, b: nx.edge_betweenness_centrality(G, k=2, seed=1, backend=b), None),
+    "a beta per node": (lambda G, b: nx.katz_centrality(G, beta={v: 1 for v in G}, backend=b), None),
+    "core numbers with self-loops": (lambda G, b: nx.core_number(nx.Graph([(0, 0), (0, 1)]), backend=b),
+                                     nx.NetworkXNotImplemented),
+    "given core numbers": (lambda G, b: list(nx.k_core(G, core_number=nx.core_number(G), backend=b).edges), None),
+    "every non-edge": (lambda G, b: list(nx.jaccard_coefficient(G, backend=b)), None),
+    "jaccard with self-loops": (lambda G, b: list(nx.jaccard_coefficient(nx.Graph([(0, 0), (0, 1)]), [(0, 1)],
+                                                                          backend=b)), None),
+    "a seeded independent set": (lambda G, b: nx.maximal_independent_set(G, seed=1, backend=b), None),
     "coloring a directed graph": (lambda G, b: nx.greedy_color(G.to_directed(), backend=b), None),
 }
 
@@ -381,7 +468,11 @@ NETWORKX_TESTS = ["networkx.algorithms.components", "networkx.algorithms.tests.t
                   "networkx.algorithms.shortest_paths", "networkx.algorithms.link_analysis",
                   "networkx.algorithms.coloring", "networkx.algorithms.tree.tests.test_recognition",
                   "networkx.algorithms.tests.test_distance_measures",
-                  "networkx.algorithms.centrality.tests.test_closeness_centrality"]
+                  "networkx.algorithms.centrality.tests.test_closeness_centrality",
+                  "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+                  "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
+                  "networkx.algorithms.centrality.tests.test_katz_centrality", "networkx.algorithms.tests.test_core",
+                  "networkx.algorithms.tests.test_link_prediction", "networkx.algorithms.tests.test_mis"]
 
 # 500 random graphs, each measured by diameter, radius, periphery and center, which call
 # shortest_path_length from node after node: in networkx's test mode every call converts its
