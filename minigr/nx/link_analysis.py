@@ -33,14 +33,18 @@ def power_checks(a):
 
 
 @contextlib.contextmanager
-def converged(max_iter):
-    """minigr's "did not converge" as networkx's PowerIterationFailedConvergence."""
+def converged(max_iter, networkx_iterates=True):
+    """minigr's "did not converge" as networkx's PowerIterationFailedConvergence where networkx
+    iterates as minigr does (networkx_iterates), else a decline: networkx may converge otherwise."""
     try:
         yield
     except minigr.MinigrError as exc:
-        if "did not converge" in str(exc):
+        if "did not converge" not in str(exc):
+            raise
+        if networkx_iterates:
             raise nx.PowerIterationFailedConvergence(max_iter) from exc
-        raise
+        raise NotImplementedError(f"minigr's power iteration did not converge in {max_iter} iterations, where "
+                                  "networkx's ARPACK may") from exc
 
 
 def _pagerank_checks(a):
@@ -68,14 +72,15 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
 @networkx_function(checks=power_checks)
 def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
     """Runs minigr.hits: (hubs, authorities), weighted by the edges' attribute "weight" (1
-    where missing), as networkx weighs them. Declines weights float32 does not hold, and
-    nstart values that are negative or sum to 0."""
+    where missing), as networkx weighs them. Declines weights float32 does not hold, nstart
+    values that are negative or sum to 0, and graphs where minigr's power iteration does not
+    converge in max_iter iterations (networkx's ARPACK may)."""
     if len(G) == 0:
         return {}, {}
     if len(G.src) == 0:
         raise ZeroDivisionError("the graph has no edges")  # networkx divides by its 0 largest score too
     vectors = {} if nstart is None else {"nstart": node_vector(G, nstart, "nstart")}
-    with converged(max_iter):
+    with converged(max_iter, networkx_iterates=False):
         found = minigr.hits(G.minigr_graph("weight"), max_iter=max_iter, tol=tol, normalized=normalized,
                             weighted=True, **vectors).to_host()
     return dict(zip(G.nodes, found.hub.tolist())), dict(zip(G.nodes, found.authority.tolist()))
