@@ -7,7 +7,7 @@ which the backend's should_run lets networkx run (minigr.nx.registry.SMALLEST_ED
 
 Runs on the device MINIGR_DEVICE names (gpu, or cpu: the C++ backend). Times are wall clock,
 results consumed (lists of generators' items), after a warm-up call: one run each on the
-medium graph, the median of CROSSOVER_RUNS on the small ones."""
+medium graph, the median of CROSSOVER_RUNS on the growing ones."""
 import argparse
 import collections.abc
 import random
@@ -76,8 +76,8 @@ CALLS = {
     "multi_source_dijkstra_path_length": ("directed", lambda G, s, t, b: nx.multi_source_dijkstra_path_length(
         G, {s, t}, backend=b)),
 }
-CROSSOVER_EDGES = (25, 50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 51200, 102400)
-CROSSOVER_RUNS = 5
+CROSSOVER_EDGES = (25, 50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 51200)
+CROSSOVER_RUNS = 3
 SMALL = 2000  # vertices of the graph for functions whose cost grows with n * m (exact edge betweenness)
 
 
@@ -154,6 +154,7 @@ def crossover(names):
                 found.pop(name, None)
             elif name not in found:
                 found[name] = edges
+        print(f"{edges} edges: minigr ahead from here on for {len(found)} of {len(names)}", flush=True)
     for name in names:
         print(f"{name:36} {found.get(name, f'not by {CROSSOVER_EDGES[-1]}')}")
     beyond = 2 * CROSSOVER_EDGES[-1]
