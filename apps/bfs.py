@@ -6,9 +6,8 @@ made on the device after each level (the other operator launches empty), so
 the levels loop there too."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, problem
 from minigr.frontier import Frontier
@@ -141,5 +140,5 @@ APP = App(
     lambda graph, source, values, options: validate.check_bfs(graph, source, values["depth"], values["parent"]),
     options=(Option("idempotent", bool, False, "let a vertex enter the frontier more than once (fewer atomics)"),),
     variants=({"idempotent": False}, {"idempotent": True}), partitioned="_bfs_parts",
-    bench=(BenchCase("bfs", "depth", ALTERNATIVES, "SciPy csgraph (CPU)", bench.same,
-                     traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=False)),))
+    bench=(BenchCase("bfs", "depth", ALTERNATIVES, "SciPy csgraph (CPU)", alt.same,
+                     traced=lambda inputs, trace: alt.push_levels(inputs, trace, VISIT, relax=False)),))

@@ -12,8 +12,8 @@ over the tables (which also empties them) picks count first, smallest label
 next; a last pass adopts the pick. The iterations loop on the device."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import primitives as bench
 from minigr.catalog import AT_LEAST_1, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import advance
@@ -119,5 +119,5 @@ APP = App(
     options=(Option("iterations", int, 10, "label propagation rounds (default 10)", AT_LEAST_1),),
     bench=(BenchCase("cdlp 10 iterations", "label", (
         System("CuPy composed (sort, run lengths, scatter_max)", "gpu", lambda i, trace=None: cdlp_cupy(i.graph, 10)),
-        System("NumPy (CPU)", "cpu", lambda i, trace=None: cdlp_numpy(i.graph, 10), skip=bench.too_big(2_000_000))),
-        "CuPy composed (sort, run lengths, scatter_max)", bench.same, options={"iterations": 10}),))
+        System("NumPy (CPU)", "cpu", lambda i, trace=None: cdlp_numpy(i.graph, 10), skip=alt.too_big(2_000_000))),
+        "CuPy composed (sort, run lengths, scatter_max)", alt.same, options={"iterations": 10}),))

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
@@ -148,5 +147,5 @@ APP = App(
     bench=(BenchCase("color", "color", (System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None:
                                                alt.color_cupy(i.graph.row_offsets, i.graph.col_indices)),
                                         System(GREEDY, "cpu", lambda i, trace=None: alt.color_greedy(i.graph))),
-                     reference=GREEDY, verify=bench.proper_coloring,
+                     reference=GREEDY, verify=alt.proper_coloring,
                      score=("colors", lambda colors: int(colors.max()) + 1 if len(colors) else 0)),))

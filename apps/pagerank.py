@@ -7,9 +7,8 @@ match networkx.pagerank, with weights, personalization, nstart and dangling
 as it takes them. The iterations loop on the device."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
@@ -139,7 +138,7 @@ def _bench_case(label, tol, max_iter):
         System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: alt.pagerank_spmv(
             i.scipy_in_ones, to_host(i.degrees), **options)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.pagerank_networkx(i.networkx, **options),
-               skip=bench.too_big(1_000_000, "networkx"))), "SciPy SpMV (CPU)", bench.l1_close, options=options)
+               skip=alt.too_big(1_000_000, "networkx"))), "SciPy SpMV (CPU)", alt.l1_close, options=options)
 
 
 APP = App(

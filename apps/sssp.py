@@ -10,9 +10,8 @@ import numbers
 
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, check_weights, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
@@ -158,5 +157,5 @@ APP = App(
                     (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
                      and math.isfinite(x) and x > 0, "a positive number, 'auto' or 'none'")),),
     needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
-    bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", bench.close,
-                     traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=True)),))
+    bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", alt.close,
+                     traced=lambda inputs, trace: alt.push_levels(inputs, trace, RELAX_SPLIT, relax=True)),))

@@ -12,8 +12,8 @@ marks the edge a -> c, which gives c its share. One pass over the oriented
 edges then adds each edge's shares to its two ends."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.graph import Graph
@@ -142,6 +142,6 @@ APP = App(
                lambda i, trace=None: lower_triangle_total(cupy_matrix(i)), skip=lower_triangle_products),
         System(BEST_SPGEMM, "gpu", lambda i, trace=None: cupy_system(i, total_triangles), once=True),
         System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: scipy_system(i, total_triangles),
-               skip=bench.too_big(10_000_000)),
+               skip=alt.too_big(10_000_000)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_total(i),
-               skip=bench.too_big(1_000_000, "networkx"))), BEST_SPGEMM, bench.same),))
+               skip=alt.too_big(1_000_000, "networkx"))), BEST_SPGEMM, alt.same),))

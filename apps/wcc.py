@@ -9,7 +9,7 @@ their in-edges). A last pass points every vertex at its root. A fixed handful
 of launches, whatever the graph's diameter: nothing to loop over."""
 import numpy
 
-from minigr.bench import primitives as bench
+from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.transforms import Functor, segment_transform, transform
@@ -138,4 +138,4 @@ APP = App(
         System("CuPy composed (scatter_min, pointer jumping)", "gpu",
                lambda i, trace=None: wcc_cupy(i.graph.row_offsets, i.graph.col_indices)),
         System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: wcc_scipy(i.scipy))),
-        "SciPy csgraph (CPU)", bench.same),), partitioned="_wcc_parts")
+        "SciPy csgraph (CPU)", alt.same),), partitioned="_wcc_parts")

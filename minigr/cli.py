@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from . import catalog, io
+from . import apps, io
 from .enactor import check_source
 from .graph import to_host
 from .transforms.backend import gpu_unavailable_reason, resolve_device
@@ -42,7 +42,7 @@ def parser():
     from .bench import add_arguments
     add_arguments(commands.add_parser("bench", help="benchmarks, side by side with what users would do instead")
                   ).set_defaults(run=_bench)
-    for app in catalog.apps().values():
+    for app in apps.records().values():
         _add_primitive(commands, app)
     return p
 

@@ -77,13 +77,13 @@ def primitive_samples():
     """Every primitive of the catalog in each of its record's variants, on each
     sample graph it takes (weighted; sourced ones from the highest-degree
     vertex), and on the graph split in two where it has a partitioned form."""
-    from . import catalog
+    from . import apps
     from .io import load
     from .multi import run_threads
     for spec, options in SAMPLE_GRAPHS:
         graph = load(spec, weights="random", device="cpu", **options)
         source = int(graph.out_degrees().argmax())
-        for app in catalog.apps().values():
+        for app in apps.records().values():
             if app.needs == "undirected" and graph.directed:
                 continue
             arguments = [source] if app.sourced else []

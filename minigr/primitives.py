@@ -16,7 +16,7 @@ import inspect
 import os
 import sys
 
-from . import catalog, io
+from . import apps, io
 from .graph import Graph
 from .transforms.errors import MinigrError
 
@@ -53,7 +53,7 @@ BUILD_OPTIONS = (_keywords(io.load) | _keywords(Graph.from_edges) | _keywords(Gr
 
 def _top_level(name):
     """minigr.<name>: the app of catalog record `name` on any graph (see the module docstring)."""
-    record = catalog.app(name)
+    record = apps.record(name)
     parameters = list(inspect.signature(record.run).parameters.values())
     own = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
 
@@ -80,6 +80,6 @@ def _top_level(name):
 @functools.cache
 def __getattr__(name):
     """minigr.primitives.<name> for every primitive in the catalog, built on first use."""
-    if name not in catalog.names():
+    if name not in apps.names():
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return _top_level(name)
