@@ -77,9 +77,29 @@ UNROLL = 4  # levels per iteration of the device loop: an empty level does nothi
 
 
 def bfs(graph, source, *, idempotent=False, loop="device"):
-    """Depth (hops, -1 unreachable) and parent (-1 unreachable; the source is its
-    own) of every vertex, as arrays on the graph's device. loop: "device" runs
-    the levels with no host round trip on the GPU, "host" decides each on the host."""
+    """Breadth-first search: every vertex's hops from `source` and its parent on a shortest path.
+
+    Parameters
+    ----------
+    source : int
+        The start vertex.
+    idempotent : bool, default False
+        Let a vertex enter the frontier more than once (fewer atomics, same result).
+
+    Returns
+    -------
+    Result
+        ``depth`` (int32 hops, -1 unreachable) and ``parent`` (int32, -1 unreachable; the
+        source is its own).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> graph = minigr.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 2])
+    >>> result = minigr.bfs(graph, 0)
+    >>> result.depth.tolist(), result.parent.tolist()
+    ([0, 1, 1, 2], [0, 0, 0, 2])
+    """
     source = check_source(graph, source)
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     with Timer(graph.device) as timer:

@@ -57,9 +57,27 @@ ALWAYS = "bool operator()() const { return true; }"
 
 
 def cdlp(graph, *, iterations=10, loop="device"):
-    """Community label of every vertex (int32, a vertex id) after `iterations`
-    rounds of Graphalytics' label propagation. loop: "device" or "host" (who
-    decides each iteration)."""
+    """Community detection by label propagation, as LDBC Graphalytics defines it: each
+    round, every vertex takes the label most frequent among its neighbours (the smallest
+    on ties).
+
+    Parameters
+    ----------
+    iterations : int, default 10
+        Rounds of propagation.
+
+    Returns
+    -------
+    Result
+        ``label`` (int32, a vertex id) of every vertex.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> two_triangles = minigr.Graph.from_edges([0, 1, 2, 3, 4, 5], [1, 2, 0, 4, 5, 3], symmetrize=True)
+    >>> minigr.cdlp(two_triangles).label.tolist()
+    [0, 0, 0, 3, 3, 3]
+    """
     if iterations < 1:
         raise MinigrError(f"iterations must be at least 1, got {iterations!r}")
     n = graph.num_vertices

@@ -64,11 +64,28 @@ FIRST_ROUND = "void operator()(long long) const { next_round(); }"
 
 
 def color(graph, *, seed=0, loop="device"):
-    """A proper coloring (int32 colors from 0) of an undirected graph: the greedy
-    coloring in order of degree (stored edges), largest first, ties broken by
-    the lower vertex id for seed 0, else by a pseudo-random order drawn from
-    the seed; self-loops are ignored. extra["num_colors"] is the number of colors.
-    loop: "device" or "host" (who decides each round)."""
+    """A proper coloring of an undirected graph: the greedy coloring in order of degree
+    (stored edges), largest first; self-loops are ignored.
+
+    Parameters
+    ----------
+    seed : int, default 0
+        Ties among vertices of equal degree: 0 breaks them by the lower vertex id, any
+        other seed by a pseudo-random order drawn from it.
+
+    Returns
+    -------
+    Result
+        ``color`` (int32 colors from 0) and ``num_colors``.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> triangle = minigr.Graph.from_edges([0, 1, 2], [1, 2, 0], symmetrize=True)
+    >>> result = minigr.color(triangle)
+    >>> result.color.tolist(), result.num_colors
+    ([0, 1, 2], 3)
+    """
     if graph.directed:
         raise MinigrError("coloring needs an undirected graph; symmetrize it first (--symmetrize)")
     n = graph.num_vertices

@@ -20,8 +20,21 @@ from .triangles import Triangles
 
 
 def lcc(graph):
-    """Local clustering coefficient of every vertex (float64), Graphalytics'
-    definition (networkx's `clustering` on undirected graphs)."""
+    """Local clustering coefficient of every vertex, as LDBC Graphalytics defines it
+    (networkx's ``clustering`` on undirected graphs).
+
+    Returns
+    -------
+    Result
+        ``lcc`` (float64, per vertex).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> graph = minigr.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], symmetrize=True)  # a triangle and a tail
+    >>> minigr.lcc(graph).lcc.round(3).tolist()
+    [1.0, 1.0, 0.333, 0.0]
+    """
     weighted = graph.directed
     run = problem(graph, ("triangles", weighted), lambda: Triangles(graph, weighted))
     with Timer(graph.device) as timer:

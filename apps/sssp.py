@@ -52,11 +52,31 @@ NEXT_BUCKET = """bool operator()() const {
 
 
 def sssp(graph, source, *, delta="auto", loop="device"):
-    """Distance (float32, inf unreachable) and parent (-1 unreachable, the source
-    its own) of every vertex. delta > 0: delta-stepping with that bucket width;
-    "auto": 32 times the largest weight over the mean degree (measured on the
-    standard graphs); None: the frontier form (one bucket of infinite width).
-    loop: "device" or "host" (who decides each iteration)."""
+    """Single-source shortest paths over non-negative edge weights.
+
+    Parameters
+    ----------
+    source : int
+        The start vertex.
+    delta : float, 'auto' or None, default 'auto'
+        Delta-stepping's bucket width; 'auto': 32 times the largest weight over the mean
+        degree (measured on the standard graphs); None: the frontier form (one bucket of
+        infinite width).
+
+    Returns
+    -------
+    Result
+        ``distance`` (float32, inf unreachable) and ``parent`` (int32, -1 unreachable; the
+        source is its own).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> graph = minigr.Graph.from_edges([0, 1, 0], [1, 2, 2], weights=[1.0, 1.0, 5.0])
+    >>> result = minigr.sssp(graph, 0)
+    >>> result.distance.tolist(), result.parent.tolist()
+    ([0.0, 1.0, 2.0], [0, 0, 1])
+    """
     source = check_source(graph, source)
     check_weights(graph, "SSSP")
     largest = float(graph.weights.max()) if graph.num_edges else 0.0

@@ -52,8 +52,22 @@ void apply(int a, int b, long long edge, long long rank, long long out_idx, int 
 
 
 def triangles(graph):
-    """Triangles through every vertex (int64) of an undirected graph, as
-    networkx's `triangles` counts them; extra["total"] is their number."""
+    """Triangles through every vertex of an undirected graph, as networkx's ``triangles``
+    counts them.
+
+    Returns
+    -------
+    Result
+        ``triangles`` (int64, per vertex) and ``total``, the number of triangles.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> k4 = minigr.Graph.from_edges([0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3], symmetrize=True)
+    >>> result = minigr.triangles(k4)
+    >>> result.triangles.tolist(), result.total
+    ([3, 3, 3, 3], 4)
+    """
     if graph.directed:
         raise MinigrError("triangles needs an undirected graph; symmetrize it first (--symmetrize)")
     run = problem(graph, ("triangles", False), lambda: Triangles(graph, weighted=False))

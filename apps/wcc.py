@@ -74,8 +74,20 @@ HOOK_EDGE = "void operator()(long long edge, long long v, long long) const { set
 
 
 def wcc(graph):
-    """Component of every vertex (int32): the smallest vertex id in its weakly
-    connected component, a directed graph's edges taken both ways."""
+    """Weakly connected components, a directed graph's edges taken both ways.
+
+    Returns
+    -------
+    Result
+        ``component`` (int32): the smallest vertex id in each vertex's component.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> graph = minigr.Graph.from_edges([0, 2], [1, 3], num_vertices=5)
+    >>> minigr.wcc(graph).component.tolist()
+    [0, 0, 2, 2, 4]
+    """
     n = graph.num_vertices
     run = problem(graph, ("wcc",), lambda: WCC(graph))
     with Timer(graph.device) as timer:

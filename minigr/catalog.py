@@ -82,7 +82,9 @@ class BenchCase:
 
 @dataclasses.dataclass(frozen=True)
 class App:
-    """A primitive: run(graph, [source,] **options) -> enactor.Result.
+    """A primitive: run(graph, [source,] **options) -> enactor.Result; run's
+    docstring (numpydoc) documents its own parameters, Returns and Examples, and
+    minigr.primitives adds graph, loop, device and the build options.
     columns: the result arrays --output writes, in order. check(graph, source,
     values, options) -> "ok" or "FAILED: ...", an independent CPU reference.
     needs: "weights" or "undirected", what the graph must have. variants:

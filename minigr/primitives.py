@@ -69,12 +69,37 @@ def _top_level(name):
     device = inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None)
     build = inspect.Parameter("build_options", inspect.Parameter.VAR_KEYWORD)
     primitive.__signature__ = inspect.Signature(
-        [p for p in parameters if p.kind is not p.KEYWORD_ONLY] + [device]
-        + [p for p in parameters if p.kind is p.KEYWORD_ONLY] + [build])
+        [p for p in parameters if p.kind is not p.KEYWORD_ONLY]
+        + [p for p in parameters if p.kind is p.KEYWORD_ONLY] + [device, build])
     primitive.__name__ = primitive.__qualname__ = name
     primitive.__module__ = "minigr"
-    primitive.__doc__ = f"{inspect.cleandoc(record.run.__doc__)}\n\nOn any graph: see minigr.primitives."
+    primitive.__doc__ = _docstring(record)
     return primitive
+
+
+GRAPH = """graph : Graph, SciPy sparse matrix or array, networkx graph, str or path
+    The graph: entry (i, j) of a matrix is edge i -> j, its value the weight; a networkx
+    graph needs nodes 0..n-1 in order; a str or path is a file or generator spec, read by
+    `minigr.load`."""
+LOOP = """loop : {'device', 'host'}, default 'device'
+    Who decides each iteration: the GPU itself ('device': the loop is a CUDA graph,
+    captured on the first call on a graph) or the host."""
+DEVICE = """device : {'gpu', 'cpu'}, optional
+    Where it runs. By default a Graph stays where it is, and anything else goes to the GPU
+    when there is one.
+**build_options
+    Options for building the graph: those of `minigr.load`, `Graph.from_scipy` or
+    `Graph.from_networkx`, by the kind of graph."""
+
+
+def _docstring(record):
+    """The top-level function's docstring: the app's (numpydoc), its Parameters led by
+    graph and followed by loop (where it iterates), device and the build options."""
+    summary, _, rest = inspect.cleandoc(record.run.__doc__).partition("\nReturns\n-------\n")
+    summary, _, own = summary.partition("\nParameters\n----------\n")
+    parameters = [GRAPH, own.strip(), LOOP if record.loops else "", DEVICE]
+    return "\n".join([summary.rstrip(), "", "Parameters", "----------", *filter(None, parameters), "",
+                      "Returns", "-------", rest])
 
 
 @functools.cache
