@@ -19,6 +19,7 @@ import sys
 from . import apps, io
 from .graph import Graph
 from .transforms.errors import MinigrError
+from .transforms.loop import build_ms_total
 
 
 def as_graph(graph, device=None, **options):
@@ -63,8 +64,11 @@ def _top_level(name):
             raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
         options = record.check_options({key: keywords.pop(key) for key in own & set(keywords)})
         graph = as_graph(graph, device, **keywords)
+        built = build_ms_total()
         with graph.on_its_gpu():
-            return record.run(graph, *args, **options)
+            result = record.run(graph, *args, **options)
+        result.build_ms = build_ms_total() - built
+        return result
 
     device = inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None)
     build = inspect.Parameter("build_options", inspect.Parameter.VAR_KEYWORD)
