@@ -93,15 +93,7 @@ class PartitionedSSSP(SSSP):
                        bucket=self.bucket, totals=self.totals)
 
     def reset(self, source, delta):
-        local = self.part.local_id(source)
-        self.dist.fill(numpy.inf)
-        self.far.reset()
-        self.bucket.fill(delta)
-        if local is None:
-            self.near.reset()
-        else:
-            self.dist[local] = 0
-            self.near.reset(local)
+        super().reset(self.part.local_id(source), delta)
 
     def parents(self, source):
         """Every vertex's parent (global ids), proxies told their final distances first."""

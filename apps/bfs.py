@@ -9,7 +9,7 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, problem
+from minigr.enactor import Problem, Result, Timer, check_source, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.operators import advance, advance_pull
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
@@ -76,7 +76,7 @@ ALPHA, BETA = 14, 24
 UNROLL = 4  # levels per iteration of the device loop: an empty level does nothing
 
 
-def bfs(graph, source, *, idempotent=False, loop="device"):
+def bfs(graph, source, *, idempotent=False, loop="auto"):
     """Breadth-first search: every vertex's hops from `source` and its parent on a shortest path.
 
     Parameters
@@ -104,7 +104,7 @@ def bfs(graph, source, *, idempotent=False, loop="device"):
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     with Timer(graph.device) as timer:
         run.reset(source)
-        levels, _ = run.run_loop(loop, max(graph.num_vertices, 1))
+        levels, _ = run.run_loop(loop_mode(graph, loop), max(graph.num_vertices, 1))
     run.frontier.check_waiting()
     _, edges = scan_transform(graph.num_vertices, Functor(REACHED_EDGES, filename="<bfs reached edges>",
                                                           depth=run.depth, row_offsets=graph.row_offsets))
@@ -126,7 +126,7 @@ class BFS(Problem):
         self.push = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", **arrays)
         self.pull = Functor(PULL, filename="<bfs pull>", **arrays)
         self.unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
-        self.to_push, self.to_pull = (DeviceCount(self.direction, n, index) for index in (2, 3))
+        self.to_push, self.to_pull = (DeviceCount(self.direction, n, index, stable=True) for index in (2, 3))
         self.settings = dict(frontier=self.frontier.view, direction=self.direction, local=numpy.int64(n),
                              n=numpy.int64(n if vertices is None else vertices), alpha=numpy.int64(ALPHA),
                              beta=numpy.int64(BETA))
@@ -159,6 +159,6 @@ APP = App(
     "bfs", bfs, "breadth-first search: hop depth and parent of every vertex", ("depth", "parent"),
     lambda graph, source, values, options: validate.check_bfs(graph, source, values["depth"], values["parent"]),
     options=(Option("idempotent", bool, False, "let a vertex enter the frontier more than once (fewer atomics)"),),
-    variants=({"idempotent": False}, {"idempotent": True}), partitioned="_bfs_parts",
+    variants=({"idempotent": False}, {"idempotent": True}), partitioned="_bfs_parts", persistent=True,
     bench=(BenchCase("bfs", "depth", ALTERNATIVES, "SciPy csgraph (CPU)", alt.same,
                      traced=lambda inputs, trace: alt.push_levels(inputs, trace, VISIT, relax=False)),))

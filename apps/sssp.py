@@ -13,12 +13,15 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, check_weights, problem
+from minigr.enactor import Problem, Result, Timer, check_source, check_weights, loop_mode, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
+from minigr.graph import Graph
 from minigr.operators import advance, neighbor_reduce, split_near_far
-from minigr.transforms import Functor
+from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
+
+from .bfs import bfs
 
 # An improved vertex below the threshold is accepted (advance appends it to the
 # near bucket's next level); one above it goes to far. Non-negative floats
@@ -29,29 +32,48 @@ bool cond(int src, int dst, long long edge, long long rank, long long out_idx, i
     int old = atomicMin((int*)&dist[dst], minigr::bit_cast<int>(candidate));
     if (!(candidate < minigr::bit_cast<float>(old))) return false;
     if (candidate < threshold[0]) return true;
+    atomicMin((long long*)far_min, minigr::bit_cast<long long>((double)candidate));
     far.append_unique(dst, 0);
     return false;
 }
 void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
 """
-DISTANCE = "double operator()(int v) const { return dist[v]; }"
+# The score of a far vertex when split again; those that stay far count towards far_min.
+DISTANCE = """double operator()(int v) const {
+    const double d = dist[v];
+    if (d >= threshold[0]) atomicMin((long long*)far_min, minigr::bit_cast<long long>(d));
+    return d;
+}"""
 UNROLL = 4  # iterations per iteration of the device loop: one with empty buckets does nothing
-# The parent of v: its smallest in-neighbour on a shortest path.
+# The parent of v: its smallest in-neighbour on a shortest path (with weights
+# above 0 it is closer to the source, so parents form a tree).
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : 2147483647;
 }"""
+# A run's start: the source at 0, reached before any iteration; the rest unreached.
+RESET = """void operator()(long long v) const {
+    dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
+    if (v == 0) {
+        bucket[0] = bucket[1] = delta;
+        bucket[2] = minigr::bit_cast<double>(0x7ff0000000000000LL);
+    }
+}"""
 # Delta-stepping, after each iteration: far's batch (if any) was split; go on
-# with the near bucket, and when it is empty raise the threshold and split the
-# far vertices next.
+# with the near bucket, and when it is empty raise the threshold to the first
+# bucket that holds a far vertex (past empty ones at once: far_min is at most
+# the smallest far distance) and split the far vertices next.
+# bucket = [threshold, delta, far_min].
 NEXT_BUCKET = """bool operator()() const {
     far.drop_level();
     if (near.next_level() > 0) return true;
-    bucket[0] += bucket[1];  // the threshold rises by delta
+    const double threshold = bucket[0], delta = bucket[1], lowest = bucket[2];
+    bucket[0] = threshold + (lowest >= threshold ? floor((lowest - threshold) / delta) + 1 : 1) * delta;
+    bucket[2] = minigr::bit_cast<double>(0x7ff0000000000000LL);
     return far.next_level() > 0;
 }"""
 
 
-def sssp(graph, source, *, delta="auto", loop="device"):
+def sssp(graph, source, *, delta="auto", loop="auto"):
     """Single-source shortest paths over non-negative edge weights.
 
     Parameters
@@ -91,7 +113,8 @@ def settle(run, graph, source, delta, loop):
         run.reset(source, delta)
         # the frontier form settles within n + 1 iterations; delta-stepping's
         # empty buckets have no such bound, so only the counter's range caps it
-        iterations, exhausted = run.run_loop(loop, graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1)
+        limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
+        iterations, exhausted = run.run_loop(loop_mode(run.graph, loop), limit)
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
@@ -110,12 +133,15 @@ class SSSP(Problem):
         xp, n = graph.xp, graph.num_vertices
         self.graph, self.owned = graph, n
         self.dist = xp.empty(n, dtype=numpy.float32)
+        self.zero_weights = graph.num_edges > 0 and float(graph.weights.min()) == 0
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
-        self.bucket = xp.zeros(2, dtype=numpy.float64)  # [threshold, delta]: set by each call
+        self.bucket = xp.zeros(3, dtype=numpy.float64)  # [threshold, delta, far_min]: set by each call
         self.relax = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
-                             weights=graph.weights, threshold=self.bucket[0:1], far=self.far.view)
-        self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
+                             weights=graph.weights, threshold=self.bucket[0:1],
+                             far_min=self.bucket[2:3], far=self.far.view)
+        self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
+                                far_min=self.bucket[2:3])
         self.start_loop(graph.device, self.iteration, self.next_bucket(), unroll=UNROLL)
 
     def iteration(self):
@@ -128,16 +154,26 @@ class SSSP(Problem):
                        bucket=self.bucket)
 
     def reset(self, source, delta):
-        self.dist.fill(numpy.inf)
-        self.dist[source] = 0
-        self.near.reset(source)
+        """source: a vertex id of this graph, or None (a part without it)."""
+        transform(self.graph.num_vertices, Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket, delta=numpy.float64(delta),
+                                                   root=numpy.int32(-1 if source is None else source)))
+        self.near.reset(() if source is None else source)
         self.far.reset()
-        self.bucket.fill(delta)
 
     def parents(self, source):
+        if self.zero_weights:  # ties of equal distance: order them by hops over the edges on shortest paths
+            return bfs(Graph.from_edges(*self.tight_edges(), num_vertices=self.owned, device=self.graph.device),
+                       source).parent
         parent = self.in_parents()
         parent[source] = source
         return parent
+
+    def tight_edges(self):
+        """(sources, destinations) of the edges on shortest paths."""
+        graph, xp = self.graph, self.graph.xp
+        sources = (xp.searchsorted(graph.row_offsets, xp.arange(graph.num_edges), side="right") - 1).astype(numpy.int32)
+        tight = xp.isfinite(self.dist[sources]) & (self.dist[sources] + graph.weights == self.dist[graph.col_indices])
+        return sources[tight], graph.col_indices[tight]
 
     def in_parents(self):
         """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1."""
@@ -177,5 +213,6 @@ APP = App(
                     (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
                      and math.isfinite(x) and x > 0, "a positive number, 'auto' or 'none'")),),
     needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
+    persistent=True,
     bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", alt.close,
                      traced=lambda inputs, trace: alt.push_levels(inputs, trace, RELAX_SPLIT, relax=True)),))

@@ -101,6 +101,7 @@ class App:
     variants: tuple = ({},)
     bench: tuple = ()
     partitioned: str = ""
+    persistent: bool = False  # its loop runs as one persistent kernel by default (loop="persistent")
 
     @property
     def sourced(self):

@@ -17,8 +17,15 @@ import numpy
 from .transforms import Functor, transform
 from .transforms.backend import array_module
 from .transforms.errors import MinigrError
+from .transforms.launch import recording_launches
 
 OPS = ("sum", "max")
+
+
+def _not_in_a_persistent_loop():
+    """A persistent loop records its body's kernels only: an exchange would be lost from it."""
+    if recording_launches():
+        raise MinigrError("a persistent loop's body cannot exchange between GPUs; use loop='device' on parts")
 
 
 class ThreadGroup:
@@ -54,6 +61,7 @@ class ThreadCommunicator:
 
     def _share(self, value):
         """Every rank's `value`, by rank, once all have given theirs."""
+        _not_in_a_persistent_loop()
         group = self.group
         group.slots[self.rank] = value
         group.wait()
@@ -94,6 +102,7 @@ class NcclCommunicator:
 
     def _stream(self):
         import cupy
+        _not_in_a_persistent_loop()
         return cupy.cuda.get_current_stream().ptr
 
     def _type(self, array):

@@ -56,7 +56,7 @@ class Frontier:
         self.view = Functor(_VIEW % {"edges": "true" if edges else "false"}, filename="<frontier>",
                             headers=(HEADER,), ids=self.ids, bounds=self.bounds, stamps=self.stamps,
                             capacity=numpy.int64(self.capacity))
-        self.size = DeviceCount(self.bounds, min(self.capacity, max(self.num_vertices, 1)), SIZE)
+        self.size = DeviceCount(self.bounds, min(self.capacity, max(self.num_vertices, 1)), SIZE, stable=True)
 
     @classmethod
     def from_ids(cls, ids, num_vertices, device=None, capacity=None):

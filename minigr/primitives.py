@@ -85,9 +85,11 @@ GRAPH = """graph : Graph, SciPy sparse matrix or array, networkx graph, str or p
     The graph: entry (i, j) of a matrix is edge i -> j, its value the weight; a networkx
     graph needs nodes 0..n-1 in order; a str or path is a file or generator spec, read by
     `minigr.load`."""
-LOOP = """loop : {'device', 'host'}, default 'device'
-    Who decides each iteration: the GPU itself ('device': the loop is a CUDA graph,
-    captured on the first call on a graph) or the host."""
+# loop's modes -> what each does (persistent ones: all of them, the others the first two).
+LOOP_MODES = {"device": "the GPU decides, in a CUDA graph captured on the first call on a graph",
+              "host": "the host decides each iteration",
+              "persistent": "one GPU kernel runs every iteration",
+              "auto": "persistent or device, by the graph (see `minigr.enactor.loop_mode`)"}
 DEVICE = """device : {'gpu', 'cpu'}, optional
     Where it runs. By default a Graph stays where it is, and anything else goes to the GPU
     when there is one.
@@ -101,7 +103,13 @@ def _docstring(record):
     graph and followed by loop (where it iterates), device and the build options."""
     summary, _, rest = inspect.cleandoc(record.run.__doc__).partition("\nReturns\n-------\n")
     summary, _, own = summary.partition("\nParameters\n----------\n")
-    parameters = [GRAPH, own.strip(), LOOP if record.loops else "", DEVICE]
+    loop = ""
+    if record.loops:
+        modes = list(LOOP_MODES)[:4 if record.persistent else 2]
+        default = inspect.signature(record.run).parameters["loop"].default
+        loop = "\n".join([f"loop : {{{', '.join(map(repr, modes))}}}, default {default!r}",
+                          *(f"    {mode!r}: {LOOP_MODES[mode]}." for mode in modes)])
+    parameters = [GRAPH, own.strip(), loop, DEVICE]
     return "\n".join([summary.rstrip(), "", "Parameters", "----------", *filter(None, parameters), "",
                       "Returns", "-------", rest])
 

@@ -44,12 +44,17 @@ def check_tree(graph, source, parent, level, tolerance=0.0):
         assert numpy.isclose(level(p, weights), level(v, None), rtol=tolerance), f"{p} -> {v} is not a tree edge"
 
 
+# Each loop mode on the GPU (the CPU loops on the host whatever the mode).
+LOOPS = ["auto", pytest.param("persistent", marks=pytest.mark.gpu), pytest.param("device", marks=pytest.mark.gpu)]
+
+
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("idempotent", [False, True])
-def test_bfs(device, name, idempotent):
+@pytest.mark.parametrize("loop", LOOPS)
+def test_bfs(device, name, idempotent, loop):
     graph = nasty_graphs(device)[name]
     for source in sources(graph):
-        result = bfs(graph, source, idempotent=idempotent)
+        result = bfs(graph, source, idempotent=idempotent, loop=loop)
         depth, parent = to_host(result.values["depth"]), to_host(result.values["parent"])
         expected = hop_depths(graph, source)
         numpy.testing.assert_array_equal(depth, expected)
@@ -71,10 +76,11 @@ def lightest_edges(graph):
 
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("delta", [None, 8.0, 1000.0, "auto"])
-def test_sssp(device, name, delta):
+@pytest.mark.parametrize("loop", LOOPS)
+def test_sssp(device, name, delta, loop):
     graph = nasty_graphs(device, weighted=True)[name]
     for source in sources(graph):
-        result = sssp(graph, source, delta=delta)
+        result = sssp(graph, source, delta=delta, loop=loop)
         distance, parent = to_host(result.values["distance"]), to_host(result.values["parent"])
         expected = csgraph.dijkstra(lightest_edges(graph), indices=source)
         numpy.testing.assert_allclose(distance, expected, rtol=1e-5)
@@ -167,3 +173,46 @@ def test_device_and_host_loops_agree():
         ranks = [pagerank(graph, tol=1e-9, loop=w) for w in ("device", "host")]
         numpy.testing.assert_allclose(to_host(ranks[0].values["rank"]), to_host(ranks[1].values["rank"]), atol=1e-12)
         assert ranks[0].iterations == ranks[1].iterations
+
+
+def reaches_source(parent, source):
+    """Whether every vertex with a parent reaches the source by following parents (no cycle)."""
+    for v in numpy.flatnonzero(parent >= 0):
+        for _ in range(len(parent)):
+            if v == source:
+                break
+            v = parent[v]
+        else:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_sssp_parents_form_a_tree_with_zero_weights(device, loop):
+    """Ties of equal distance through zero-weight edges (3 -0-> 2 -0-> 1 -0-> 2)
+    gave parents pointing at each other; random graphs with many zero weights too."""
+    from minigr import Graph
+    tie = Graph.from_edges([0, 3, 2, 1], [3, 2, 1, 2], numpy.array([5, 0, 0, 0], numpy.float32), num_vertices=4,
+                           device=device)
+    result = sssp(tie, 0, loop=loop)
+    assert to_host(result.parent).tolist() == [0, 2, 3, 0]
+    rng = numpy.random.default_rng(7)
+    for _ in range(5):
+        src, dst = rng.integers(0, 60, 400), rng.integers(0, 60, 400)
+        weights = rng.choice(numpy.array([0, 0, 0, 1, 2], numpy.float32), 400)
+        graph = Graph.from_edges(src, dst, weights, num_vertices=60, device=device)
+        for delta in (None, 1.0, "auto"):
+            result = sssp(graph, 0, delta=delta, loop=loop)
+            distance, parent = to_host(result.distance), to_host(result.parent)
+            numpy.testing.assert_allclose(distance, csgraph.dijkstra(lightest_edges(graph), indices=0))
+            assert reaches_source(parent, 0)
+
+
+def test_sssp_tiny_delta_skips_empty_buckets(device):
+    """delta=1e-9 on a path of weights 1 walked a billion empty buckets; now
+    the threshold jumps to the next bucket that holds a vertex."""
+    from minigr import Graph
+    path = Graph.from_edges([0, 1, 2], [1, 2, 3], numpy.ones(3, numpy.float32), num_vertices=4, device=device)
+    result = sssp(path, 0, delta=1e-9)
+    assert to_host(result.distance).tolist() == [0, 1, 2, 3]
+    assert result.iterations < 20

@@ -15,7 +15,7 @@ from minigr.transforms.loop import Loop
 
 from conftest import to_host
 
-WHERE = ["device", "host"]
+WHERE = ["device", "host", "persistent"]
 COUNT = "void operator()(long long i) const { counts[it[0] % 3] += 1; total[0] += 1; }"
 BELOW = "bool operator()() const { return total[0] < goal; }"
 
@@ -58,7 +58,7 @@ EVEN = "bool operator()() const { return it[0] % 2 == 0; }"
 MULTIPLE_OF_3 = "bool operator()() const { return it[0] % 3 == 0; }"
 
 
-@pytest.mark.parametrize("where", WHERE)
+@pytest.mark.parametrize("where", ["device", "host"])
 def test_branches_nest_and_take_the_right_side(xp, where):
     """Per iteration: even -> hits[0], odd -> hits[1]; inside even, a multiple of 3 -> hits[2]."""
     hits, total = xp.zeros(3, numpy.int64), xp.zeros(1, numpy.int64)
@@ -102,12 +102,53 @@ def test_device_run_waits_for_nothing(monkeypatch):
     real = loop_module.await_cell
     monkeypatch.setattr(loop_module, "await_cell", lambda *a: (waits.append(1), real(*a)))
     loop, _, total = counting_loop(cupy, 30)
-    for where, expected in (("device", 0), ("device", 0), ("host", 30)):
+    for where, expected in (("device", 0), ("device", 0), ("persistent", 0), ("persistent", 0), ("host", 30)):
         total.fill(0)
         waits.clear()
         loop.run(where, 1000)
         assert len(waits) == expected, where
         assert loop.wait_iterations() == (30, False)
+
+
+@pytest.mark.gpu
+def test_persistent_run_launches_one_kernel_whatever_its_levels():
+    """A persistent BFS launches the same kernels for a path of 10 levels as
+    for one of 2000: its levels run inside one kernel, not a launch each."""
+    from minigr import Graph
+    from minigr.apps.bfs import bfs
+    from minigr.transforms import launch as launching
+    launched = {}
+    for n in (10, 2000):
+        path = Graph.from_edges(numpy.arange(n - 1), numpy.arange(1, n), num_vertices=n, symmetrize=True,
+                                device="gpu")
+        bfs(path, 0, loop="persistent")  # builds its kernel
+        before = launching.launches
+        result = bfs(path, 0, loop="persistent")
+        launched[n] = launching.launches - before
+        assert result.iterations == n and int(result.depth[-1]) == n - 1
+    assert launched[10] == launched[2000] < 10
+
+
+def test_persistent_body_cannot_branch(xp):
+    device = "cpu" if xp is numpy else "gpu"
+    total = xp.zeros(1, numpy.int64)
+    tick = Functor("void operator()(long long i) const { total[0] += 1; }", total=total)
+    loop = Loop("branchy", device, lambda: loop.branch(Functor(EVEN, it=loop.iteration), lambda: transform(1, tick)),
+                Functor(BELOW, total=total, goal=numpy.int64(3)))
+    from minigr.transforms.persistent import loop_source
+    with pytest.raises(MinigrError, match="persistent loop's body cannot branch"):
+        loop_source(loop)
+
+
+def test_persistent_body_of_a_scan_is_refused(xp):
+    """A transform whose blocks split the work by their index cannot be a stage."""
+    from minigr.transforms import scan_transform
+    from minigr.transforms.persistent import loop_source
+    device = "cpu" if xp is numpy else "gpu"
+    count = Functor("long long operator()(long long i) const { return 1; }", filename="<ones>")
+    loop = Loop("scanning", device, lambda: scan_transform(4, count), Functor("bool operator()() const { return 0; }"))
+    with pytest.raises(MinigrError, match="stride over any grid.*<ones>"):
+        loop_source(loop)
 
 
 @pytest.mark.gpu
@@ -122,10 +163,14 @@ def test_primitives_loop_without_waiting(monkeypatch):
     real = Loop._decide_waiting
     monkeypatch.setattr(Loop, "_decide_waiting", lambda self, c: (decisions.append(self.name), real(self, c))[1])
     graph = load("kron:scale=9,edge_factor=8,seed=3", weights="random", device="gpu")
-    for run in (lambda w: bfs(graph, 0, loop=w), lambda w: sssp(graph, 0, loop=w), lambda w: sssp(graph, 0, delta=8,
-                loop=w), lambda w: pagerank(graph, loop=w), lambda w: color(graph, loop=w)):
+    runs = (lambda w: bfs(graph, 0, loop=w), lambda w: sssp(graph, 0, loop=w), lambda w: sssp(graph, 0, delta=8,
+            loop=w), lambda w: pagerank(graph, loop=w), lambda w: color(graph, loop=w))
+    for run in runs:
         run("device")
         assert decisions == []
+        if run in runs[:3]:  # BFS and SSSP
+            run("persistent")
+            assert decisions == []
         run("host")
         assert decisions
         decisions.clear()
@@ -141,6 +186,7 @@ def test_repeated_device_runs_leak_no_gpu_memory():
     pool = cupy.get_default_memory_pool()
     for k in range(100):
         bfs(graph, 5)
+        bfs(graph, 5, loop="persistent")
         pagerank(graph)
         if k == 1:
             gc.collect()  # earlier tests' graphs and their cached problems (cycles) go now, not during the runs
@@ -158,15 +204,16 @@ def test_compile_errors_name_the_loop(xp):
 
 
 @pytest.mark.gpu
-def test_a_fault_inside_the_device_loop_names_the_loop():
-    """A functor that faults inside the CUDA graph: a clear error naming the loop
-    (in its own process: the fault ruins the context)."""
+@pytest.mark.parametrize("where", ["device", "persistent"])
+def test_a_fault_inside_the_device_loop_names_the_loop(where):
+    """A functor that faults inside the CUDA graph or the persistent kernel: a
+    clear error naming the loop (in its own process: the fault ruins the context)."""
     script = ("import numpy, minigr.transforms as t\n"
               "from minigr.transforms.loop import Loop\n"
               "f = t.Functor('void operator()(long long i) const { ((volatile int*)8)[i] = 1; }')\n"
               "loop = Loop('faulty', 'gpu', lambda: t.transform(1, f), t.Functor('bool operator()() const "
               "{ return true; }'))\n"
-              "loop.run('device', 5)\n"
+              f"loop.run({where!r}, 5)\n"
               "loop.wait_iterations()\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode != 0 and "faulty: the GPU failed while running its loop" in done.stderr, done.stderr

@@ -29,13 +29,18 @@ INTERSECT_CHUNK = 32        # merge-path steps per work item of intersect_transf
 class DeviceCount:
     """A count that lives on the device, array[index] of an int64 array (CuPy,
     or NumPy for the CPU backend), so that kernels can read it and nobody
-    waits for it; `bound` (a host int) caps it and sizes the launches."""
+    waits for it; `bound` (a host int) caps it and sizes the launches.
+    stable: only one-thread kernels change it (a loop's step, a frontier's
+    next_level, work before the loop), so a persistent loop reads it without
+    waiting for the body's earlier transforms, and skips the barrier before a
+    transform it leaves with nothing to do."""
 
-    def __init__(self, array, bound, index=0):
+    def __init__(self, array, bound, index=0, stable=False):
         if array.dtype != numpy.int64:
             raise MinigrError(f"a DeviceCount lives in an int64 array, got {array.dtype}")
         self.cell = array[index:index + 1]
         self.bound = _count(bound, "bound")
+        self.stable = stable
 
     def wait_value(self):
         """The count, read on the host: waits for the work queued before it."""
@@ -99,7 +104,7 @@ def transform(n, f):
     if bound == 0:
         return
     calls = {"gpu": "minigr::transform(n, f0)", "cpu": "minigr::transform(n, f0)"}
-    launch(device, [param], [arg], [f], calls, _grid(device, bound), BLOCK)
+    launch(device, [param], [arg], [f], calls, _grid(device, bound), BLOCK, any_grid=True, count=n)
 
 
 def segment_transform(n, bounds, f, group=1, longest=None):
@@ -123,11 +128,13 @@ def segment_transform(n, bounds, f, group=1, longest=None):
     make_list = "minigr::HugeList huge{huge_counters, huge_segments}; "
     walk = f"minigr::segments<{BLOCK}, {group}, {str(list_huge).lower()}>(n, huge, f0, f1)"
     calls = {"gpu": make_list + walk, "cpu": "minigr::segments(n, f0, f1)"}
-    launch(device, params, [arg, *huge], [bounds, f], calls, _grid(device, bound * group), BLOCK)
+    launch(device, params, [arg, *huge], [bounds, f], calls, _grid(device, bound * group), BLOCK, any_grid=True,
+           count=n)
     if list_huge:
         grid = 2 * multiprocessors(current_gpu()) if device == "gpu" else 1
         launch(device, params[1:], huge, [f],
-               {"gpu": make_list + f"minigr::huge_segments<{BLOCK}>(huge, f0)", "cpu": None}, grid, BLOCK)
+               {"gpu": make_list + f"minigr::huge_segments<{BLOCK}>(huge, f0)", "cpu": None}, grid, BLOCK,
+               any_grid=True, count=DeviceCount(huge[0], HUGE_LIST))
 
 
 _huge_lists = {}

@@ -75,3 +75,52 @@ def kernel_source(device, fixed_params, functors, call, block=1, min_blocks=None
     qualifier = f'extern "C" __global__ void __launch_bounds__({bounds})' if device == "gpu" else 'extern "C" void'
     parts.append(f"{qualifier} minigr_kernel({', '.join(params)})\n{{\n{builds}    {call};\n}}\n")
     return "".join(parts)
+
+
+def _stage_code(k, stage, settled):
+    """A persistent loop's stage k: its launch's call run by the whole grid (or
+    one thread, for a one-thread launch), with its parameters under the names
+    the call uses. dirty: a stage ran since the last barrier. settled: no
+    stage before it in an iteration changes its count."""
+    aliases = "".join(f"{ctype} {name} = s{k}_{name}; " for ctype, name in stage.fixed_params)
+    aliases += "".join(f"auto& f{i} = s{k}f{i}; " for i in range(len(stage.functors)))
+    run = f"{{ {aliases}{stage.call}; }}"
+    if stage.serial:
+        run = f"if (blockIdx.x == 0 && threadIdx.x == 0) {run}"
+    if stage.count is None:
+        return f"        if (dirty) minigr::grid_barrier(barrier, minigr::NoSerial{{}});\n        {run}\n        dirty = true;\n"
+    count = f"*(volatile const long long*)s{k}_count > 0"
+    if settled:  # read it without waiting for the stages before
+        return (f"        if ({count}) {{\n            if (dirty) minigr::grid_barrier(barrier, minigr::NoSerial{{}});\n"
+                f"            {run}\n            dirty = true;\n        }}\n")
+    return (f"        if (dirty) minigr::grid_barrier(barrier, minigr::NoSerial{{}});\n        dirty = false;\n"
+            f"        if ({count}) {{\n            {run}\n            dirty = true;\n        }}\n")
+
+
+def loop_kernel_source(stages, step, block):
+    """Source of a persistent loop's entry point `minigr_kernel(barrier, go,
+    captures...)`: each iteration runs the stages (launches recorded from a
+    loop's body) in order on the whole resident grid, with a grid barrier
+    before a stage wherever one ran since the last, and skips a stage whose
+    count is 0; a last barrier runs step() on one thread, and the loop ends
+    when it is false. Only for stages whose kernels stride over any grid."""
+    functors = [f for stage in stages for f in stage.functors] + [step]
+    parts = [_header_text("gpu", functors), f'#line 1 "persistent.cuh"\n{(KERNELS / "persistent.cuh").read_text()}']
+    params, builds, body = ["unsigned* barrier", "int* go"], "", ""
+    for k, stage in enumerate(stages):
+        params += [f"{ctype} s{k}_{name}" for ctype, name in stage.fixed_params]
+        if stage.count is not None:
+            params.append(f"const long long* s{k}_count")
+        for i, functor in enumerate(stage.functors):
+            parts.append(_struct(functor, f"S{k}F{i}", "gpu"))
+            params += [f"{ctype} s{k}f{i}_{name}" for ctype, name in functor.params]
+            builds += f"    S{k}F{i} s{k}f{i}{_initializer(functor, f's{k}f{i}_')};\n"
+        settled = stage.count is not None and stage.count.stable and not any(s.one_item for s in stages[:k])
+        body += _stage_code(k, stage, settled)
+    parts.append(_struct(step, "Step", "gpu"))
+    params += [f"{ctype} step_{name}" for ctype, name in step.params]
+    builds += f"    Step step{_initializer(step, 'step_')};\n"
+    parts.append(f'extern "C" __global__ void __launch_bounds__({block}) minigr_kernel({", ".join(params)})\n{{\n'
+                 f"{builds}    bool dirty;\n    do {{\n        dirty = false;\n{body}"
+                 f"    }} while (minigr::end_iteration(barrier, step, go));\n}}\n")
+    return "".join(parts)

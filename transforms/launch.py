@@ -2,6 +2,7 @@
 launched with captures marshalled for CuPy (GPU) or ctypes (CPU)."""
 import contextlib
 import ctypes
+import dataclasses
 import functools
 import threading
 
@@ -86,6 +87,19 @@ def kernel(device, fixed_params, functors, call, block, min_blocks=None):
 
 
 _compile_check = {"arch": None, "compiled": set()}
+launches = 0  # kernels launched so far in this process (a persistent loop counts once): for tests
+
+
+def compile_checking():
+    """The architecture that compile_check compiles GPU twins for, or None when inactive."""
+    return _compile_check["arch"]
+
+
+def compile_twin(source, label):
+    """Under compile_check, compiles a GPU kernel's source (once) and records it."""
+    if source not in _compile_check["compiled"]:
+        compiler.compile_cuda(source, _compile_check["arch"], label)
+        _compile_check["compiled"].add(source)
 
 
 @contextlib.contextmanager
@@ -102,15 +116,65 @@ def compile_check(arch):
         _compile_check.update(previous)
 
 
-def launch(device, fixed_params, fixed_args, functors, calls, blocks, block, min_blocks=None):
+@dataclasses.dataclass
+class Stage:
+    """A launch recorded from a persistent loop's body instead of run: its
+    GPU call, its arguments, and the count (a DeviceCount, or None) that
+    leaves it nothing to do when 0."""
+    fixed_params: list
+    fixed_args: list
+    functors: list
+    call: str
+    serial: bool  # a one-thread launch: run by one thread of the grid
+    one_item: bool  # work for one thread (serial, or one item), as a loop's steps are: it may change counts
+    count: object  # the DeviceCount of its items, or None
+
+
+_recording = threading.local()  # .stages: the list a thread's launches are recorded into, or None
+
+
+@contextlib.contextmanager
+def recording():
+    """While active, this thread's launches are recorded as Stages (yielded
+    list) and not run. A launch that needs its own grid (blocks that split the
+    work among them by their index) cannot be a stage: a MinigrError names it."""
+    previous = getattr(_recording, "stages", None)
+    _recording.stages = []
+    try:
+        yield _recording.stages
+    finally:
+        _recording.stages = previous
+
+
+def recording_launches():
+    """Whether this thread's launches are being recorded (see recording)."""
+    return getattr(_recording, "stages", None) is not None
+
+
+def launch(device, fixed_params, fixed_args, functors, calls, blocks, block, min_blocks=None, *,
+           any_grid=False, count=None):
     """Runs calls[device] (a template call) over `blocks` blocks (one CPU thread
-    on the CPU); calls["cpu"] is None for GPU-only helper kernels."""
-    arch = _compile_check["arch"]
-    if device == "cpu" and arch is not None:
-        source = codegen.kernel_source("gpu", fixed_params, functors, calls["gpu"], block, min_blocks)
-        if source not in _compile_check["compiled"]:
-            compiler.compile_cuda(source, arch, "functor " + ", ".join(f.filename for f in functors))
-            _compile_check["compiled"].add(source)
+    on the CPU); calls["cpu"] is None for GPU-only helper kernels. any_grid:
+    the kernel does all its work with any number of blocks (it strides over
+    the grid), so a persistent loop may run it; count: its items, an int or
+    a DeviceCount (with 0, it has nothing to do)."""
+    stages = getattr(_recording, "stages", None)
+    if stages is not None:
+        on_device = count if hasattr(count, "cell") else None  # a DeviceCount
+        serial = blocks * block == 1
+        if not (any_grid or serial):
+            raise MinigrError("a persistent loop's body may only run transforms that stride over any grid "
+                              "(transform, segment_transform); this one launches "
+                              + (", ".join(f.filename for f in functors) or calls["gpu"].split("(")[0]))
+        one_item = serial or on_device is None and count is not None and int(count) == 1
+        stages.append(Stage(list(fixed_params), list(fixed_args), list(functors), calls["gpu"], serial, one_item,
+                            on_device))
+        return
+    global launches
+    launches += 1
+    if device == "cpu" and compile_checking():
+        compile_twin(codegen.kernel_source("gpu", fixed_params, functors, calls["gpu"], block, min_blocks),
+                     "functor " + ", ".join(f.filename for f in functors))
     if calls[device] is None:
         return
     k = kernel(device, fixed_params, functors, calls[device], block, min_blocks)

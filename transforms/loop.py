@@ -13,8 +13,10 @@ from .api import _count, huge_list, transform
 from .backend import array_module
 from .errors import DeviceError, MinigrError
 from .functor import Functor
-from .launch import current_gpu, launch
+from .launch import compile_checking, current_gpu, launch, recording_launches
 from .lookback import await_cell, host_cell
+from .persistent import PersistentLoop
+from .persistent import compile_check as persistent_compile_check
 
 # The step after every body run: the user's condition, then the iteration
 # count and its limit. state = [iteration, 1 once the limit stopped the loop, limit].
@@ -26,14 +28,15 @@ _STEP = """bool operator()() const {
 }"""
 # A run's start (a functor: CuPy would compile its item assignments on first use, 0.1 s on an H100).
 _START = "void operator()(long long) const { state[0] = 0; state[1] = 0; state[2] = limit; }"
-_WHERE = ("device", "host")
-_built = threading.local()  # .ms: host milliseconds this thread spent building device loops
+_WHERE = ("device", "host", "persistent")
+_builds = threading.local()  # .ms: host milliseconds this thread spent building device loops
 
 
 def build_ms_total():
     """Host milliseconds that this thread has spent building device loops (capture and
-    instantiation) so far; a timer of a run takes the difference across it."""
-    return getattr(_built, "ms", 0.0)
+    instantiation, or a persistent kernel's recording and compilation) so far; a timer of a
+    run takes the difference across it."""
+    return getattr(_builds, "ms", 0.0)
 
 
 class Loop:
@@ -55,26 +58,37 @@ class Loop:
         self.iteration = self.state[0:1]
         self.step = Functor(_STEP, filename=f"<{name} loop step>", condition=condition, state=self.state)
         self._graph = None  # the CUDA graph, captured on the first device run
+        self._persistent = None  # the persistent kernel, built on the first persistent run
         self.build_ms = None  # host milliseconds its capture and instantiation took
         self._capture = None  # while capturing: the _CaptureStack
 
     def run(self, where, max_iterations):
         """Runs the loop (queued on the current stream, as for a transform), at
-        most max_iterations (>= 1) bodies: where="device" keeps it on the GPU,
-        "host" decides each iteration on the host. The CPU backend always loops
-        on the host."""
+        most max_iterations (>= 1) bodies: where="device" keeps it on the GPU
+        in a CUDA graph, "persistent" in one persistent kernel (see
+        transforms/persistent.py; for bodies of transforms that stride over
+        any grid), "host" decides each iteration on the host. The CPU backend
+        always loops on the host."""
         if where not in _WHERE:
             raise MinigrError(f"loop must be one of {_WHERE}, got {where!r}")
         if not 1 <= _count(max_iterations, "max_iterations") < 2**31:
             raise MinigrError(f"max_iterations must lie in [1, 2^31), got {max_iterations}")
         transform(1, Functor(_START, filename="<loop start>", state=self.state, limit=numpy.int32(max_iterations)))
         with self._naming_errors():
+            if self.device == "gpu" and where == "persistent":
+                if self._persistent is None:
+                    start = time.perf_counter()
+                    self._persistent = PersistentLoop(self)
+                    self._note_build(start)
+                self._persistent.launch()
+                return
+            if where == "persistent" and compile_checking():  # prove on the CPU that its GPU kernel compiles
+                persistent_compile_check(self)
             if self.device == "gpu" and where == "device":
                 if self._graph is None:
                     start = time.perf_counter()
                     self._graph = _CudaGraphLoop(self)
-                    self.build_ms = (time.perf_counter() - start) * 1e3
-                    _built.ms = build_ms_total() + self.build_ms
+                    self._note_build(start)
                 self._graph.launch()
                 return
             while True:
@@ -82,10 +96,17 @@ class Loop:
                 if not self._decide_waiting(self.step):
                     return
 
+    def _note_build(self, start):
+        """build_ms: the host time since `start` (perf_counter), spent building the loop."""
+        self.build_ms = (time.perf_counter() - start) * 1e3
+        _builds.ms = build_ms_total() + self.build_ms
+
     def wait_iterations(self):
         """(bodies run, whether the limit stopped the loop): waits for the loop."""
         with self._naming_errors():
             iteration, exhausted, _ = (int(x) for x in self.state.tolist())
+            if self._persistent is not None:
+                self._persistent.check_waiting()
         return iteration + 1, bool(exhausted)
 
     @contextlib.contextmanager
@@ -105,6 +126,9 @@ class Loop:
         (when given), decided on the device in a device run: an IF/ELSE node,
         which costs about 6 us on an H100; where the other side can simply
         have nothing to do, a count of 0 (a DeviceCount) is cheaper."""
+        if recording_launches():
+            raise MinigrError("a persistent loop's body cannot branch (a decision would need its own barrier); "
+                              "give the operator a DeviceCount of 0 instead, or use loop='device'")
         if self._capture is not None:
             self._capture.branch(condition, if_true, if_false)
         elif self._decide_waiting(condition):

@@ -104,13 +104,13 @@ def advance_loop_rows(inputs, runs, warmup):
         loop.run(where, n)
 
     rows = []
-    for where in ("device", "host"):
+    for where in ("persistent", "device", "host"):
         ms = gpu_ms(lambda: reach(where), runs, warmup)
         levels, _ = loop.wait_iterations()
         rows.append({"operator": "advance level loop", "system": f"minigr, {where} loop", "ms": ms,
                      "iterations": levels, "us_per_iteration": 1e3 * ms / levels,
                      "MTEPS": graph.num_edges / ms / 1e3,
-                     "loop_build_ms": loop.build_ms if where == "device" else None})
+                     "loop_build_ms": loop.build_ms if where != "host" else None})
     return rows
 
 

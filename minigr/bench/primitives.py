@@ -22,8 +22,8 @@ from . import progress
 
 
 def minigr_systems(app, case):
-    """minigr on a case: its loop on the device (first: the row others compare
-    with) and, for a primitive that loops, on the host."""
+    """minigr on a case: its default loop (first: the row others compare
+    with) and, for a primitive that loops, every other mode of its loop."""
     def system(name, loop):
         def run(inputs, trace=None):
             if trace is not None:
@@ -34,7 +34,8 @@ def minigr_systems(app, case):
         return System(name, "gpu", run, traced=case.traced is not None)
     if not app.loops:
         return [system("minigr", None)]
-    return [system("minigr", "device"), system("minigr, host loop", "host")]
+    modes = ("auto", "persistent", "device", "host") if app.persistent else ("device", "host")
+    return [system("minigr", modes[0])] + [system(f"minigr, {mode} loop", mode) for mode in modes[1:]]
 
 
 def cases():
