@@ -11,35 +11,15 @@ from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, loop_mode, problem
 from minigr.frontier import Frontier
-from minigr.operators import advance, advance_pull
+from minigr.operators import AdvanceFunctor, advance, advance_pull
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
-VISIT = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return atomicCAS(&depth[dst], -1, iteration + 1) == -1;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    parent[dst] = src;
-}"""
+VISIT = dict(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;", apply="parent[dst] = src;")
 # Idempotent push (the frontier appends each vertex once), and pull: no
 # atomics. Racing writers of one dst all write the same depth and a valid parent.
-VISIT_IDEMPOTENT = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return depth[dst] == -1;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    depth[dst] = iteration + 1;
-    parent[dst] = src;
-}"""
-PULL = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return depth[src] == iteration;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    depth[dst] = iteration + 1;
-    parent[dst] = src;
-}"""
+VISIT_IDEMPOTENT = dict(cond="return depth[dst] == -1;", apply="depth[dst] = iteration + 1; parent[dst] = src;")
+PULL = dict(cond="return depth[src] == iteration;", apply="depth[dst] = iteration + 1; parent[dst] = src;")
 UNVISITED = "bool operator()(int v) const { return depth[v] < 0; }"
 # After each level: choose the next one's direction from its size and edges
 # over the whole graph. direction = [pulling, edges of unvisited vertices,
@@ -123,8 +103,8 @@ class BFS(Problem):
         self.direction = xp.empty(4, dtype=numpy.int64)
         self.frontier = Frontier(n, graph.device, capacity=n, edges=True)
         arrays = dict(depth=self.depth, parent=self.parent)
-        self.push = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", **arrays)
-        self.pull = Functor(PULL, filename="<bfs pull>", **arrays)
+        self.push = AdvanceFunctor(**(VISIT_IDEMPOTENT if idempotent else VISIT), filename="<bfs visit>", **arrays)
+        self.pull = AdvanceFunctor(**PULL, filename="<bfs pull>", **arrays)
         self.unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
         self.to_push, self.to_pull = (DeviceCount(self.direction, n, index, stable=True) for index in (2, 3))
         self.settings = dict(frontier=self.frontier.view, direction=self.direction, local=numpy.int64(n),

@@ -16,7 +16,7 @@ from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import AT_LEAST_1, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
-from minigr.operators import advance
+from minigr.operators import AdvanceFunctor, advance
 from minigr.transforms import Functor, Partition, segreduce_transform, transform
 from minigr.transforms.errors import MinigrError
 
@@ -24,8 +24,7 @@ from ._cdlp_references import cdlp_cupy, cdlp_numpy, cdlp_reference
 
 EMPTY = numpy.uint64(2**64 - 1)  # a slot no label holds: labels are below 2^31
 # src counts the label of its neighbour dst: claim an empty slot, or add one to the slot holding it.
-COUNT = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+COUNT = dict(cond="""
     const uint64_t l = (uint32_t)label[dst];
     uint64_t* slots = table + offsets[src];
     const uint64_t size = offsets[src + 1] - offsets[src];
@@ -41,9 +40,7 @@ bool cond(int src, int dst, long long edge, long long rank, long long out_idx, i
             return false;
         }
         i = i + 1 == size ? 0 : i + 1;
-    }
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+    }""")
 # A slot as count << 32 | (2^31 - 1 - label), so that the max has the highest count, then the smallest label;
 # 0 for an empty slot, which it leaves empty for the next iteration.
 PICK = """long long operator()(long long slot, long long v, long long) const {
@@ -104,7 +101,7 @@ class CDLP(Problem):
         offsets = xp.concatenate([xp.zeros(1, dtype=numpy.int64), xp.cumsum(2 * degrees)])
         self.table = xp.full(max(2 * self.neighbours, 1), EMPTY, dtype=numpy.uint64)
         slots = Partition(offsets)
-        count = Functor(COUNT, filename="<cdlp count>", label=self.label, table=self.table, offsets=offsets,
+        count = AdvanceFunctor(**COUNT, filename="<cdlp count>", label=self.label, table=self.table, offsets=offsets,
                         empty=EMPTY)
         pick = Functor(PICK, filename="<cdlp pick>", table=self.table, empty=EMPTY)
         adopt = Functor(ADOPT, filename="<cdlp adopt>", label=self.label, best=self.best)

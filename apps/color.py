@@ -17,7 +17,7 @@ from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
-from minigr.operators import advance, compute, neighbor_reduce
+from minigr.operators import AdvanceFunctor, advance, compute, neighbor_reduce
 from minigr.transforms import DeviceCount, Functor, transform
 from minigr.transforms.errors import MinigrError
 
@@ -39,12 +39,9 @@ PRIORITY = """void operator()(int v, int iteration) const {
 }"""
 HIGHER = "int operator()(int v, int u, long long edge) const { return u != v && priority[u] > priority[v]; }"
 # Lists each higher neighbour u of src in src's row of the oriented graph.
-LIST_HIGHER = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+LIST_HIGHER = dict(cond="""
     if (dst != src && priority[dst] > priority[src]) dag_cols[dag_offsets[src] + atomicAdd(&listed[src], 1)] = dst;
-    return false;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+    return false;""")
 # Every vertex may take colors 0..(its higher neighbours); one without any has color 0.
 START = """void operator()(int v, int iteration) const {
     const long long higher = dag_offsets[v + 1] - dag_offsets[v];
@@ -123,7 +120,7 @@ class Coloring(Problem):
         self.broad_items = DeviceCount(xp.zeros(1, dtype=numpy.int64), broad * BROAD)
         dag = dict(dag_offsets=self.dag_offsets, dag_cols=self.dag_cols)
         self.higher_op = Functor(HIGHER, filename="<color higher>", priority=self.priority)
-        self.list_higher = Functor(LIST_HIGHER, filename="<color list higher>", priority=self.priority,
+        self.list_higher = AdvanceFunctor(**LIST_HIGHER, filename="<color list higher>", priority=self.priority,
                                    listed=self.listed, **dag)
         self.start = Functor(START, filename="<color start>", headers=HEADERS, state=self.state,
                              dag_offsets=self.dag_offsets, many=BROAD, narrow=self.narrow.view, broad=self.broad.view)

@@ -17,7 +17,7 @@ from minigr.enactor import Problem, Result, Timer, check_source, check_weights, 
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.graph import Graph
-from minigr.operators import advance, neighbor_reduce, split_near_far
+from minigr.operators import AdvanceFunctor, advance, neighbor_reduce, split_near_far
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
 
@@ -26,18 +26,14 @@ from .bfs import bfs
 # An improved vertex below the threshold is accepted (advance appends it to the
 # near bucket's next level); one above it goes to far. Non-negative floats
 # order like their bit patterns as ints: atomicMin on those.
-RELAX_SPLIT = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+RELAX_SPLIT = dict(cond="""
     float candidate = dist[src] + weights[edge];
     int old = atomicMin((int*)&dist[dst], minigr::bit_cast<int>(candidate));
     if (!(candidate < minigr::bit_cast<float>(old))) return false;
     if (candidate < threshold[0]) return true;
     atomicMin((long long*)far_min, minigr::bit_cast<long long>((double)candidate));
     far.append_unique(dst, 0);
-    return false;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
-"""
+    return false;""")
 # The score of a far vertex when split again; those that stay far count towards far_min.
 DISTANCE = """double operator()(int v) const {
     const double d = dist[v];
@@ -137,7 +133,7 @@ class SSSP(Problem):
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
         self.bucket = xp.zeros(3, dtype=numpy.float64)  # [threshold, delta, far_min]: set by each call
-        self.relax = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
+        self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
                              weights=graph.weights, threshold=self.bucket[0:1],
                              far_min=self.bucket[2:3], far=self.far.view)
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],

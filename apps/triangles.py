@@ -17,7 +17,7 @@ from minigr import validate
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.graph import Graph
-from minigr.operators import advance
+from minigr.operators import AdvanceFunctor, advance
 from minigr.transforms import Functor, intersect_transform
 from minigr.transforms.errors import MinigrError
 
@@ -41,14 +41,11 @@ CLOSE_WEIGHTED = """void operator()(long long p, long long ia, long long ib) con
     atomicAdd(&middle[p], (long long)multiplicity[ia]);
     atomicAdd(&closing[ia], (long long)multiplicity[p]);
 }"""
-# Edge a -> b: a's share as the lowest end, b's as the middle end and as the top one.
-SPREAD = """
-bool cond(int a, int b, long long edge, long long rank, long long out_idx, int iteration) const {
-    atomicAdd(&counts[a], lowest[edge]);
-    atomicAdd(&counts[b], middle[edge] + closing[edge]);
-    return false;
-}
-void apply(int a, int b, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+# Edge src -> dst: src's share as the lowest end, dst's as the middle end and as the top one.
+SPREAD = dict(cond="""
+    atomicAdd(&counts[src], lowest[edge]);
+    atomicAdd(&counts[dst], middle[edge] + closing[edge]);
+    return false;""")
 
 
 def triangles(graph):
@@ -121,7 +118,7 @@ class Triangles(Problem):
             self.weights = ()
             lowest = middle = self.pairs
             self.close = Functor(CLOSE, filename="<triangles close>", closing=self.closing)
-        self.spread = Functor(SPREAD, filename="<triangles spread>", counts=self.counts, lowest=lowest,
+        self.spread = AdvanceFunctor(**SPREAD, filename="<triangles spread>", counts=self.counts, lowest=lowest,
                               middle=middle, closing=self.closing)
 
     def count(self):

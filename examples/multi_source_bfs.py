@@ -1,12 +1,11 @@
 """Multi-source BFS: every vertex's hops to the nearest of several sources, and
-which source that is, written with the advance operator and a functor plugin:
-the first frontier holds all the sources."""
+which source that is, written with the advance operator and a functor plugin
+(the bodies of its cond and apply): the first frontier holds all the sources."""
 import numpy
 
 import minigr
 from minigr.frontier import Frontier
-from minigr.operators import advance
-from minigr.transforms import Functor
+from minigr.operators import AdvanceFunctor, advance
 
 graph = minigr.load("grid:scale=12,seed=1")              # a 64 x 64 grid, some edges dropped
 sources = graph.xp.asarray([0, 1365, 2730, 4095])
@@ -15,14 +14,9 @@ nearest = graph.xp.full(graph.num_vertices, -1, dtype=numpy.int32)
 hops[sources] = 0
 nearest[sources] = sources
 
-visit = Functor("""
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return atomicCAS(&hops[dst], -1, iteration + 1) == -1;     // the first to reach dst claims it
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    nearest[dst] = nearest[src];                                // and passes its source on
-}
-""", hops=hops, nearest=nearest)
+visit = AdvanceFunctor(cond="return atomicCAS(&hops[dst], -1, iteration + 1) == -1;",  # the first to reach dst
+                       apply="nearest[dst] = nearest[src];",                             # claims it, and passes
+                       hops=hops, nearest=nearest)                                       # its source on
 
 frontier = Frontier.from_ids(sources, graph.num_vertices, graph.device)
 level = 0

@@ -56,22 +56,22 @@ def expand(row_offsets, col_indices, frontier):
 
 def push_levels(inputs, trace, code, relax):
     """minigr's push advance run level by level, each level timed with CUDA
-    events into `trace`, with the app's functor source `code`: BFS's visit (captures
+    events into `trace`, with the app's AdvanceFunctor bodies `code`: BFS's visit (captures
     depth, parent) or, with relax, SSSP's relaxation (dist, weights, threshold,
     far; each vertex once a level: the frontier form, one bucket of infinite
     width). Returns (values, None, levels): only the trace is timed."""
     from .frontier import HEADER as FRONTIER_HEADER
     from .frontier import Frontier
-    from .operators import advance
-    from .transforms import Functor
+    from .operators import AdvanceFunctor, advance
     graph, n = inputs.graph, inputs.graph.num_vertices
     if relax:
         values = graph.xp.full(n, numpy.inf, dtype=numpy.float32)
-        op = Functor(code, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=values,
+        op = AdvanceFunctor(**code, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=values,
                      weights=graph.weights, threshold=graph.xp.full(1, numpy.inf), far=Frontier(n, graph.device).view)
     else:
         values = graph.xp.full(n, -1, dtype=numpy.int32)
-        op = Functor(code, filename="<bfs visit>", depth=values, parent=graph.xp.full(n, -1, dtype=numpy.int32))
+        op = AdvanceFunctor(**code, filename="<bfs visit>", depth=values,
+                            parent=graph.xp.full(n, -1, dtype=numpy.int32))
     values[inputs.source] = 0
     frontier, level = Frontier.from_ids(inputs.source, n, graph.device), 0
     while size := frontier.wait_size():
