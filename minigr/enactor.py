@@ -16,7 +16,7 @@ class Result:
     values: dict            # name -> array, e.g. {"depth": ..., "parent": ...}
     iterations: int
     ms: float               # elapsed time of the run, without building its device loop
-    edges_visited: int      # edges the operators touched (for MTEPS)
+    edges: object           # edges the operators touched (for MTEPS): an int, or a function counting them
     extra: dict = dataclasses.field(default_factory=dict)  # e.g. {"num_colors": 7}
     build_ms: float = 0.0   # host ms this call spent building device loops (minigr.<name> sets it)
 
@@ -28,6 +28,13 @@ class Result:
 
     def __dir__(self):
         return sorted({*super().__dir__(), *self.values, *self.extra})
+
+    @property
+    def edges_visited(self):
+        """Edges the operators touched; counted when first asked where that waits for the GPU."""
+        if callable(self.edges):
+            self.edges = self.edges()
+        return self.edges
 
     def __getattr__(self, name):
         """The arrays and extras by name: result.depth, result.rank, result.num_colors."""

@@ -27,14 +27,18 @@ __device__ long long appended_edges() const { return bounds[minigr::level::NEXT_
 _NEXT_LEVEL = "void operator()(long long) const { frontier.next_level(); }"
 _NOT_EMPTY = "bool operator()() const { return frontier.next_level() > 0; }"
 _SEED = "void operator()(long long i) const { frontier.append_unique(ids[i], 0); }"
-_SEED_ONE = "void operator()(long long) const { frontier.append_unique(v, 0); }"
 # Functors rather than CuPy calls, which CuPy would compile on first use (0.1 s each on an H100).
 _UNSTAMPED = "void operator()(long long v) const { stamps[v] = -1; }"
-# Empty levels, and a new level number, so that no stamp matches.
+# Empty levels, and a new level number, so that no stamp matches; with
+# `one` (a vertex, or -1 for none) that vertex alone is made the current level.
 _RESET = """void operator()(long long) const {
+    int64_t* bounds = frontier.bounds;
     const long long number = bounds[minigr::level::NUMBER] + 1;
     for (int field = 0; field < minigr::level::FIELDS; ++field) bounds[field] = 0;
     bounds[minigr::level::NUMBER] = number;
+    if (one == -2) return;
+    if (one >= 0) frontier.append_unique(one, 0);
+    frontier.next_level();
 }"""
 
 
@@ -57,6 +61,7 @@ class Frontier:
                             headers=(HEADER,), ids=self.ids, bounds=self.bounds, stamps=self.stamps,
                             capacity=numpy.int64(self.capacity))
         self.size = DeviceCount(self.bounds, min(self.capacity, max(self.num_vertices, 1)), SIZE, stable=True)
+        self._reset = Functor(_RESET, filename="<frontier reset>", frontier=self.view, one=numpy.int32(-1))
 
     @classmethod
     def from_ids(cls, ids, num_vertices, device=None, capacity=None):
@@ -75,12 +80,12 @@ class Frontier:
         if len(checked) and (int(checked.min()) < 0 or int(checked.max()) >= self.num_vertices):
             raise MinigrError(f"frontier ids must be in [0, {self.num_vertices}), got "
                               f"{int(checked.min())}..{int(checked.max())}")
-        transform(1, Functor(_RESET, filename="<frontier reset>", headers=(HEADER,), bounds=self.bounds))
-        if one:
-            transform(1, Functor(_SEED_ONE, filename="<frontier seed>", frontier=self.view, v=numpy.int32(ids)))
-        else:
-            ids = self.xp.asarray(checked, dtype=numpy.int32)
-            transform(len(ids), Functor(_SEED, filename="<frontier seed>", frontier=self.view, ids=ids))
+        if one or not len(checked):  # one launch
+            transform(1, self._reset.with_values(one=ids if one else -1))
+            return
+        transform(1, self._reset.with_values(one=-2))
+        ids = self.xp.asarray(checked, dtype=numpy.int32)
+        transform(len(ids), Functor(_SEED, filename="<frontier seed>", frontier=self.view, ids=ids))
         self.next_level()
 
     def next_level(self):

@@ -38,6 +38,7 @@ inline long long now_ns() { return chrono::duration_cast<chrono::nanoseconds>(ch
 
 template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
 template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }
+inline void aggregated_add(double* sum, double value) { *sum += value; }
 
 template <class To, class From>
 inline To bit_cast(From from)
