@@ -6,9 +6,9 @@ import sys
 
 import numpy
 
+from .progress import Progress
 from .transforms import (DeviceCount, Functor, compact_transform, intersect_transform, lbs_transform, scan_transform,
                          segment_transform, segreduce_transform, transform)
-from .progress import Progress
 from .transforms import compiler
 from .transforms.backend import gpu_unavailable_reason
 from .transforms.errors import MinigrError

@@ -50,7 +50,8 @@ class Result:
 
 
 class Timer:
-    """Elapsed milliseconds of a `with` block on a device."""
+    """Elapsed milliseconds of a `with` block on a device, less the host time spent in it
+    building device loops (a one-time cost; see transforms.loop.build_ms_total)."""
 
     def __init__(self, device):
         self.device = device

@@ -26,6 +26,11 @@ def test_docs_build_without_warnings(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
+def test_the_reference_has_every_primitive():
+    reference = open(os.path.join(ROOT, "docs", "reference.md")).read()
+    assert [name for name in apps.names() if f".. autofunction:: minigr.{name}\n" not in reference] == []
+
+
 @pytest.mark.parametrize("name", PUBLIC)
 def test_public_functions_document_parameters_returns_and_examples(name):
     errors = [f"{code}: {message}" for code, message in validate(name)["errors"] if code in REQUIRED]
