@@ -9,7 +9,7 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
+from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
@@ -87,8 +87,8 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
 def check_settings(damping, tol, max_iter):
     if not 0 < damping < 1:
         raise MinigrError(f"damping must lie strictly between 0 and 1, got {damping}")
-    if not tol > 0 or max_iter < 1:
-        raise MinigrError(f"tol must be positive and max_iter at least 1, got tol={tol}, max_iter={max_iter}")
+    if not tol > 0 or not ITERATIONS[0](max_iter):
+        raise MinigrError(f"tol must be positive and max_iter {ITERATIONS[1]}, got tol={tol}, max_iter={max_iter}")
 
 
 def iterate(run, graph, vectors, damping, tol, max_iter, loop):
@@ -176,7 +176,7 @@ APP = App(
     options=(Option("damping", float, 0.85, "damping factor, in (0, 1) (default 0.85)",
                     (lambda x: 0 < x < 1, "between 0 and 1, exclusive")),
              Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
-             Option("max_iter", int, 100, "most iterations (default 100)", AT_LEAST_1)),
+             Option("max_iter", int, 100, "most iterations (default 100)", ITERATIONS)),
     variants=({"weighted": False}, {"weighted": True}), partitioned="_pagerank_parts",
     # tol=inf stops after the first iteration; "to convergence" is networkx's criterion at tol 1e-9
     bench=(_bench_case("pagerank 1 iteration", numpy.inf, 1), _bench_case("pagerank tol 1e-09", 1e-9, 1000)))
