@@ -135,7 +135,9 @@ ALTERNATIVES = (
         i.in_adjacency(numpy.float32), i.degrees, i.source, trace), traced=True),
     System("CuPy composed", "gpu", lambda i, trace=None: alt.bfs_cupy(
         i.graph.row_offsets, i.graph.col_indices, i.source, trace), traced=True),
-    System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.bfs_scipy(i.scipy, i.source)))
+    System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.bfs_scipy(i.scipy, i.source)),
+    System("NetworKit (CPU, every core)", "cpu", lambda i, trace=None: alt.bfs_networkit(i.scipy, i.source),
+           skip=alt.no_networkit))
 APP = App(
     "bfs", bfs, "breadth-first search: hop depth and parent of every vertex", ("depth", "parent"),
     lambda graph, source, values, options: validate.check_bfs(graph, source, values["depth"], values["parent"]),

@@ -197,7 +197,9 @@ def bucket_width(text):
 ALTERNATIVES = (
     System("CuPy composed (scatter_min)", "gpu", lambda i, trace=None: alt.sssp_cupy(
         i.graph.row_offsets, i.graph.col_indices, i.graph.weights, i.source, trace), traced=True),
-    System("SciPy csgraph Dijkstra (CPU)", "cpu", lambda i, trace=None: alt.sssp_scipy(i.scipy, i.source)))
+    System("SciPy csgraph Dijkstra (CPU)", "cpu", lambda i, trace=None: alt.sssp_scipy(i.scipy, i.source)),
+    System("NetworKit Dijkstra (CPU)", "cpu", lambda i, trace=None: alt.sssp_networkit(i.scipy, i.source),
+           skip=alt.no_networkit))
 APP = App(
     "sssp", sssp, "single-source shortest paths: distance and parent of every vertex", ("distance", "parent"),
     lambda graph, source, values, options: validate.check_sssp(graph, source, values["distance"], values["parent"]),

@@ -1,6 +1,7 @@
 """What a Python user would write instead of minigr, for the primitive benchmarks:
 cuSPARSE SpMV through cupyx.scipy.sparse, frontier code composed from CuPy
-library calls, cuGraph where it is installed, and SciPy / networkx on the CPU;
+library calls, cuGraph where it is installed, and SciPy / networkx / NetworKit
+(where it is installed) on the CPU;
 minigr's push advance timed level by level; and the checks a BenchCase compares
 results with. The apps' records name these (minigr.catalog), so this module sits
 below the apps and imports none of them; minigr.bench runs them.
@@ -12,6 +13,7 @@ accept `trace`, a list that receives one record per level (CUDA-event timed).
 """
 import contextlib
 import importlib.util
+import os
 
 import numpy
 
@@ -45,6 +47,32 @@ def cugraph_graph(graph):
     found.from_cudf_edgelist(cudf.DataFrame({"src": graph.edge_sources(), "dst": graph.col_indices}), "src", "dst",
                              renumber=False)
     return found
+
+
+def no_networkit(inputs):
+    """A System's skip: the reason where NetworKit is not installed (its import is guarded so)."""
+    return None if importlib.util.find_spec("networkit") else "skipped: NetworKit is not installed"
+
+
+def networkit_graph(matrix):
+    """A directed, weighted NetworKit graph of a SciPy matrix (edge i -> j), NetworKit
+    set to use every core of the host (setup, not timed)."""
+    import networkit
+    networkit.setNumberOfThreads(os.cpu_count())
+    coo = matrix.tocoo()
+    return networkit.GraphFromCoo((coo.data.astype(numpy.float64), (coo.row, coo.col)), n=matrix.shape[0],
+                                  weighted=True, directed=True)
+
+
+def networkit_distances(matrix, source, unweighted):
+    """NetworKit's BFS (unweighted) or Dijkstra from source on the CPU: distances,
+    the largest double where unreachable, as NetworKit leaves them."""
+    import networkit
+    graph = networkit_graph(matrix)
+    search = (networkit.distance.BFS if unweighted else networkit.distance.Dijkstra)(graph, source, storePaths=False)
+    with Timer("cpu") as timer:
+        search.run()
+    return numpy.asarray(search.getDistances()), timer.ms
 
 
 def csr_matrix(row_offsets, col_indices, data):
@@ -192,6 +220,12 @@ def bfs_scipy(matrix, source):
     return numpy.where(numpy.isinf(dist), -1, dist).astype(numpy.int32), timer.ms, None
 
 
+def bfs_networkit(matrix, source):
+    """Hop depths by NetworKit's BFS (-1 unreachable)."""
+    dist, ms = networkit_distances(matrix, source, unweighted=True)
+    return numpy.where(dist > len(dist), -1, dist).astype(numpy.int32), ms, None
+
+
 # ---- SSSP -----------------------------------------------------------------------------------------
 
 def sssp_cupy(row_offsets, col_indices, weights, source, trace=None):
@@ -221,6 +255,12 @@ def sssp_scipy(matrix, source):
     with Timer("cpu") as timer:
         dist = csgraph.dijkstra(matrix, directed=True, indices=source)
     return dist.astype(numpy.float32), timer.ms, None
+
+
+def sssp_networkit(matrix, source):
+    """Distances by NetworKit's Dijkstra (float32, inf unreachable)."""
+    dist, ms = networkit_distances(matrix, source, unweighted=False)
+    return numpy.where(dist >= numpy.finfo(numpy.float64).max, numpy.inf, dist).astype(numpy.float32), ms, None
 
 
 # ---- PageRank -------------------------------------------------------------------------------------

@@ -311,3 +311,18 @@ def test_load_suite_round_trips(capsys):
     assert {("read .mgr", "minigr, the .mtx file's cache"), ("read .txt", "networkx.read_edgelist"),
             ("generate", "SciPy cKDTree pairs (host)"), ("build CSR", "scipy.sparse coo -> csr")} <= systems
     assert "same graph" in capsys.readouterr().out
+
+
+def test_networkit_alternatives_agree_with_scipy():
+    """NetworKit's BFS and Dijkstra, as the bench runs them, on the nasty graphs (with
+    unreachable vertices, self-loops and duplicates): SciPy's answers."""
+    from graphs import nasty_graphs
+    for name, graph in nasty_graphs("cpu", weighted=True).items():
+        matrix = graph.to_scipy().tocsr()
+        if not graph.num_vertices:
+            continue
+        depth, _, _ = alt.bfs_networkit(matrix, 0)
+        numpy.testing.assert_array_equal(depth, alt.bfs_scipy(matrix, 0)[0], err_msg=name)
+        lightest = graph.simple()[0].to_scipy().tocsr()  # SciPy would add duplicates' weights up
+        distance, _, _ = alt.sssp_networkit(matrix, 0)
+        numpy.testing.assert_allclose(distance, alt.sssp_scipy(lightest, 0)[0], rtol=1e-6, err_msg=name)
