@@ -363,7 +363,7 @@ def closed_stdout_run(argv, tmp_path, stdout):
 
 
 @pytest.mark.parametrize("argv", [["bfs", "grid:scale=4", "--device", "cpu", "--json", "--runs", "3"],
-                                  ["bfs", "grid:scale=4", "--device", "cpu"], ["doctor", "--clear-cache"]])
+                                  ["bfs", "grid:scale=4", "--device", "cpu"], ["doctor"]])
 @pytest.mark.parametrize("stdout, why", [(subprocess.PIPE, "Broken pipe"), ("/dev/full", "No space left on device")])
 def test_a_closed_or_full_stdout_is_a_one_line_error(tmp_path, argv, stdout, why):
     if stdout == "/dev/full" and not os.path.exists(stdout):
