@@ -107,8 +107,9 @@ def _add_primitive(commands, app):
                             "srun: the launcher's ranks); each builds its own part")
     group = p.add_argument_group(f"{app.name} options")
     for option in app.options:
-        if option.kind is bool:
-            group.add_argument(option.flag, action="store_true", help=option.help)
+        if option.kind is bool:  # --no-NAME too where it is on by default
+            group.add_argument(option.flag, action=argparse.BooleanOptionalAction if option.default else "store_true",
+                               default=option.default, help=option.help)
         else:
             group.add_argument(option.flag, type=option.kind, default=option.default, help=option.help)
     load = p.add_argument_group("loading the graph (see minigr.load)")
@@ -193,7 +194,7 @@ def _report_run(record, i, args):
 def _finish(app, records, result, facts, args):
     """Writes --output and the summary; 1 when a validation failed."""
     if args.output is not None:
-        _write_output(args.output, app.columns, result.values)
+        _write_output(args.output, app.columns, result.values, app.rows == "vertex")
     if not args.json:
         _summary(records, facts, args)
     return 1 if any((r["validation"] or "").startswith("FAILED") for r in records) else 0
@@ -329,19 +330,21 @@ def _output_target(path):
     return os.path.realpath(path) if os.path.islink(path) else os.path.abspath(path)
 
 
-def _write_output(path, columns, values):
-    """Per-vertex results as text ("vertex col..." header, one line per vertex). A regular
-    file is written to a temporary file beside it and renamed into place, keeping an existing
-    file's mode: a failure never leaves a partial file nor harms an existing one. A link is
-    written through; a special file (/dev/null, a FIFO with a reader) is written in place, and
-    the file stdout or stderr writes to (/dev/stdout) through that stream."""
+def _write_output(path, columns, values, per_vertex):
+    """Results as text (a header "vertex col..." or, for rows of edges or pairs, "col...",
+    then a line per row). A regular file is written to a temporary file beside it and
+    renamed into place, keeping an existing file's mode: a failure never leaves a partial
+    file nor harms an existing one. A link is written through; a special file (/dev/null,
+    a FIFO with a reader) is written in place, and the file stdout or stderr writes to
+    (/dev/stdout) through that stream."""
     arrays = [to_host(values[c]) for c in columns]
-    table = np.column_stack([np.arange(len(arrays[0]))] + arrays)
-    formats = ["%d"] + ["%.9g" if a.dtype == np.float32 else "%.17g" if a.dtype.kind == "f" else "%d"
+    index = [np.arange(len(arrays[0]))] if per_vertex else []
+    table = np.column_stack(index + arrays)
+    formats = ["%d"] * len(index) + ["%.9g" if a.dtype == np.float32 else "%.17g" if a.dtype.kind == "f" else "%d"
                         for a in arrays]  # floats with the digits that read back exactly
 
     def write(f):
-        np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) + columns), comments="")
+        np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) * per_vertex + columns), comments="")
     target = _output_target(path)
     try:
         if stream := _standard_stream(path):

@@ -1,7 +1,9 @@
 """What every primitive shares: its result type, the timer of its run, and the
 cache of its buffers and loop per graph, so that the loop's CUDA graph is
 captured once per graph and primitive and relaunched by later calls."""
+import collections.abc
 import dataclasses
+import numbers
 import operator
 import time
 
@@ -10,14 +12,22 @@ import numpy
 from .transforms.errors import MinigrError
 from .transforms.loop import Loop
 
+
 @dataclasses.dataclass
 class Result:
     """A primitive's per-vertex arrays (on the graph's device) and run statistics."""
     values: dict            # name -> array, e.g. {"depth": ..., "parent": ...}
     iterations: int
     ms: float               # elapsed time of the run: CUDA events on the GPU, a host clock on the CPU
-    edges_visited: int      # edges the operators touched (for MTEPS)
+    edges: object           # edges the operators touched (for MTEPS): an int, or a function counting them
     extra: dict = dataclasses.field(default_factory=dict)  # e.g. {"num_colors": 7}
+
+    @property
+    def edges_visited(self):
+        """Edges the operators touched; counted when first asked where that waits for the GPU."""
+        if callable(self.edges):
+            self.edges = self.edges()
+        return self.edges
 
     def __getattr__(self, name):
         """The arrays and extras by name: result.depth, result.rank, result.num_colors."""
@@ -110,18 +120,42 @@ def check_weights(graph, what):
         raise MinigrError(f"{what} needs non-negative weights; this graph has negative ones")
 
 
-def distribution(graph, name, value):
-    """A per-vertex array (NumPy or CuPy) on the graph's device, normalized to sum
-    1, or None for None; a MinigrError naming it when it is not one."""
+def per_vertex(graph, name, value):
+    """A per-vertex array (NumPy or CuPy; or networkx's form, a dict {vertex: value}, 0 where
+    missing) as float64 on the graph's device, or None for None; a MinigrError naming it when
+    it has the wrong shape."""
     if value is None:
         return None
+    if isinstance(value, collections.abc.Mapping):
+        value = _dense(name, value, graph.num_vertices)
     array = graph.xp.asarray(value, dtype="float64")
     if array.shape != (graph.num_vertices,):
         raise MinigrError(f"{name} must have one entry per vertex ({graph.num_vertices}), got shape {array.shape}")
+    return array
+
+
+def distribution(graph, name, value):
+    """A per-vertex array (NumPy or CuPy) on the graph's device, normalized to sum
+    1, or None for None; a MinigrError naming it when it is not one."""
+    array = per_vertex(graph, name, value)
+    if array is None:
+        return None
     total = float(array.sum())
     if not total < float("inf") or float(array.min()) < 0 or total <= 0:
         raise MinigrError(f"{name} must be finite and non-negative with a positive sum")
     return array / total
+
+
+def _dense(name, values, n):
+    """A dict {vertex: value} as a NumPy array of n values, 0 where missing."""
+    array = numpy.zeros(n)
+    for vertex, value in values.items():
+        if not (isinstance(vertex, numbers.Integral) and 0 <= vertex < n):
+            raise MinigrError(f"{name}: {vertex!r} is not a vertex id (0..{n - 1})")
+        if not isinstance(value, numbers.Real):
+            raise MinigrError(f"{name}: the value of vertex {vertex} is not a real number, got {value!r}")
+        array[vertex] = value
+    return array
 
 
 def problem(graph, key, make):
@@ -138,4 +172,4 @@ def problem(graph, key, make):
 
 
 __all__ = ["Loop", "Problem", "Result", "Timer", "check_source", "check_weights", "distribution", "loop_mode",
-           "problem"]
+           "per_vertex", "problem"]

@@ -1,5 +1,6 @@
 """Graph: a CSR adjacency on one device, with a transpose built on demand."""
 import contextlib
+import numbers
 import threading
 
 import numpy as np
@@ -69,7 +70,7 @@ class Graph:
         self.weights = on_device(weights, device)
         self.gpu = self.row_offsets.device.id if device == "gpu" else None
         self.directed = bool(directed)
-        self._reverse = None
+        self._reverse = self._vertex_partition = None
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
         self.lock = threading.RLock()  # held by a primitive's run, which uses those buffers
         # What operators look up on every call, made now: inside a loop captured on
@@ -113,6 +114,34 @@ class Graph:
         expanded to one entry per edge."""
         return _edge_rows(self.xp, self.row_offsets, self.num_edges, self.row_partition)
 
+    def simple(self, self_loops=True):
+        """This graph with one copy of each stored edge (its smallest weight) and,
+        with self_loops=False, no edge from a vertex to itself: (graph, edge_map),
+        edge_map[e] being the simple graph's index of stored edge e (int64; -1
+        for a self-loop left out). For primitives that count a neighbour once."""
+        xp = self.xp
+        src, dst = self.edge_sources(), self.col_indices
+        first = xp.ones(self.num_edges, dtype=bool)  # copies of an edge sit side by side in CSR order
+        first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+        loop = src == dst
+        kept = first & ~loop if not self_loops else first
+        before = xp.concatenate([xp.zeros(1, np.int64), xp.cumsum(kept)])  # kept edges before each position
+        edge_map = before[1:] - 1
+        if not self_loops:
+            edge_map[loop] = -1
+        weights = None if self.weights is None else self.weights[kept]
+        return Graph(before[self.row_offsets], dst[kept], weights, directed=self.directed,
+                     device=self.device), edge_map
+
+    def reverse_edges(self):
+        """Of a graph with one copy of each edge: the index of each edge's
+        reverse (v -> u for u -> v; int64), -1 where it has none."""
+        xp, n = self.xp, np.int64(self.num_vertices)
+        src, dst = self.edge_sources(), self.col_indices.astype(np.int64)
+        keys, wanted = src * n + dst, dst * n + src  # keys ascend in CSR order
+        found = xp.minimum(xp.searchsorted(keys, wanted), max(self.num_edges - 1, 0))
+        return xp.where(keys[found] == wanted, found, -1)
+
     def reverse(self):
         """The transpose (in-neighbours as CSR, i.e. the CSC of this graph), built once and
         cached; an undirected graph is its own transpose, so it returns self."""
@@ -133,6 +162,18 @@ class Graph:
             self._reverse._reverse = self
         return self._reverse
 
+    def vertex_partition(self):
+        """The merge-path Partition of one segment holding every vertex (for
+        reductions over all vertices), built once; like reverse(), first needed
+        outside a loop body being captured."""
+        if self._vertex_partition is None:
+            if self.device == "gpu" and capturing():
+                raise MinigrError("graph.vertex_partition() was first needed inside a loop body being captured "
+                                  "for the device, which may not allocate; call it before making the loop")
+            offsets = self.xp.asarray(np.array([0, self.num_vertices], dtype=np.int64))
+            self._vertex_partition = Partition(offsets, self.num_vertices)
+        return self._vertex_partition
+
     def to(self, device):
         """This graph on `device` ("gpu" or "cpu"); self when it is already there."""
         device = resolve_device(device)
@@ -149,6 +190,15 @@ class Graph:
         n = self.num_vertices
         return scipy.sparse.csr_matrix((weights, to_host(self.col_indices),
                                         to_host(self.row_offsets)), shape=(n, n), copy=True)
+
+    def to_networkx(self):
+        """A networkx.Graph (undirected) or DiGraph copy of vertices 0..V-1 and the edges, as
+        networkx holds them: duplicate edges once, self-loops kept, no weights."""
+        import networkx
+        found = networkx.DiGraph() if self.directed else networkx.Graph()
+        found.add_nodes_from(range(self.num_vertices))
+        found.add_edges_from(zip(to_host(self.edge_sources()).tolist(), to_host(self.col_indices).tolist()))
+        return found
 
     # ---- constructors -------------------------------------------------------------------
     # Arrays may come from any library (see arrays.from_any); they are moved once to the
@@ -224,7 +274,7 @@ class Graph:
         edges = list(g.edges(data=weight, default=1)) if weight is not None else list(g.edges())
         src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
         dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
-        weights = None if weight is None else np.fromiter((e[2] for e in edges), np.float64,
+        weights = None if weight is None else np.fromiter((_real_weight(e, weight) for e in edges), np.float64,
                                                           len(edges))
         undirected = not g.is_directed()
         return cls.from_edges(src, dst, weights, num_vertices=len(index), directed=not undirected,
@@ -377,3 +427,10 @@ def _is_symmetric(xp, key, weights, shift):
     flipped, flipped_weights = _sorted_keys(xp, flipped, weights)
     return bool(xp.array_equal(key, flipped)) and (
         weights is None or bool(xp.array_equal(weights, flipped_weights)))
+
+
+def _real_weight(edge, weight):
+    """A networkx edge (u, v, value)'s value of attribute `weight`, or a MinigrError: not a real number."""
+    if not isinstance(edge[2], numbers.Real):
+        raise MinigrError(f"edge ({edge[0]!r}, {edge[1]!r}) has {weight}={edge[2]!r}, not a real number")
+    return edge[2]
