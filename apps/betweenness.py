@@ -15,9 +15,10 @@ import random
 
 import numpy
 
-from minigr.catalog import AT_LEAST_1, IDS, App, BenchCase, Option, vertex_ids
+from minigr.catalog import IDS, App, BenchCase, Option, vertex_ids
 from minigr.enactor import Loop, Problem, Result, Timer, problem
 from minigr.frontier import Frontier
+from minigr.generators import SEEDS, seed_word
 from minigr.operators import advance, compute
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
@@ -123,7 +124,7 @@ def pick_sources(graph, k, seed, sources, exact_when_all):
         return list(range(n)), False
     if not 1 <= k <= n:
         raise MinigrError(f"k must be between 1 and the vertex count ({n}), got {k}")
-    return random.Random(seed).sample(range(n), k), True
+    return random.Random(int(seed_word(seed))).sample(range(n), k), True
 
 
 def scales(n, sampled, directed, normalized, endpoints):
@@ -211,14 +212,16 @@ def check_betweenness(graph, values, options):
     return references.check(graph, values, options, edges=False)
 
 
+# The sampling of sources, as edge_betweenness takes it too.
+SAMPLING = (Option("k", int, None, "sample k sources (networkx's sampling); default every vertex",
+                   (lambda x: x >= 1, "at least 1")),
+            Option("seed", int, 0, "seed of the sampling (default 0)", (lambda x: 0 <= x < 2**64, SEEDS)))
 APP = App(
     "betweenness", betweenness, "betweenness centrality of every vertex (networkx's, unweighted; exact or sampled)",
     ("betweenness",), lambda graph, source, values, options: check_betweenness(graph, values, options),
-    options=(Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
-             Option("seed", int, 0, "seed of the sampling (default 0)"),
-             Option("sources", vertex_ids, None, "the sources, as ids: 3,8,12 (instead of k)", IDS),
-             Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx"),
-             Option("endpoints", bool, False, "count a path's ends as on it, as networkx")),
+    options=SAMPLING + (Option("sources", vertex_ids, None, "the sources, as ids: 3,8,12 (instead of k)", IDS),
+                        Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx"),
+                        Option("endpoints", bool, False, "count a path's ends as on it, as networkx")),
     variants=({"k": 8}, {"k": 8, "endpoints": True, "normalized": False}),
     bench=(BenchCase("betweenness 64 sources", "betweenness", references.alternatives("betweenness", {"k": 64}),
                      references.REFERENCE, references.close, options={"k": 64}),))

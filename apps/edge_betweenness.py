@@ -5,11 +5,11 @@ per stored edge: a duplicate has its edge's, a self-loop 0, and an undirected
 edge (stored both ways) the flow of its two directions."""
 import numpy
 
-from minigr.catalog import AT_LEAST_1, App, BenchCase, Option
+from minigr.catalog import App, BenchCase, Option
 from minigr.enactor import Result, Timer, problem
 
 from . import _betweenness_references as references
-from .betweenness import Brandes, pick_sources, scales
+from .betweenness import SAMPLING, Brandes, pick_sources, scales
 
 
 def edge_betweenness(graph, *, k=None, seed=0, normalized=True, loop="device"):
@@ -35,9 +35,7 @@ APP = App(
     "betweenness centrality of every edge (networkx's, unweighted; exact or sampled)",
     ("source", "target", "edge_betweenness"),
     lambda graph, source, values, options: references.check(graph, values, options, edges=True), rows="edge",
-    options=(Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
-             Option("seed", int, 0, "seed of the sampling (default 0)"),
-             Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx")),
+    options=SAMPLING + (Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx"),),
     variants=({"k": 8},),
     bench=(BenchCase("edge_betweenness 64 sources", "edge_betweenness",
                      references.alternatives("edge_betweenness", {"k": 64}), references.REFERENCE, references.close,
