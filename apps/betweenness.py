@@ -16,7 +16,7 @@ import random
 import numpy
 
 from minigr.catalog import IDS, App, BenchCase, Option, vertex_ids
-from minigr.enactor import Loop, Problem, Result, Timer, problem
+from minigr.enactor import Loop, Problem, Result, Timer, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.generators import SEEDS, seed_word
 from minigr.operators import advance, compute
@@ -95,12 +95,13 @@ def betweenness(graph, *, k=None, seed=0, sources=None, normalized=True, endpoin
     """Betweenness centrality of every vertex (float64), networkx's
     betweenness_centrality: from every source, or k sampled with `seed` as
     networkx samples them, or from the given `sources`; normalized and
-    endpoints as networkx defines them. loop: "device" or "host"."""
+    endpoints as networkx defines them. loop: "device" (a CUDA graph), "host",
+    "persistent" (one kernel) or "auto" (see minigr.enactor.loop_mode)."""
     n = graph.num_vertices
     chosen, sampled = pick_sources(graph, k, seed, sources, k == n)
     run = problem(graph, ("brandes", False), lambda: Brandes(graph, per_edge=False))
     with Timer(graph.device) as timer:
-        run.accumulate(chosen, endpoints, loop)
+        run.accumulate(chosen, endpoints, loop_mode(graph, loop))
         source_scale, scale = scales(n, sampled and len(chosen), graph.directed, normalized, endpoints)
         factor = graph.xp.full(n, scale)
         factor[graph.xp.asarray(numpy.asarray(chosen, dtype=numpy.int64))] = source_scale

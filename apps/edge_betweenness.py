@@ -6,7 +6,7 @@ edge (stored both ways) the flow of its two directions."""
 import numpy
 
 from minigr.catalog import App, BenchCase, Option
-from minigr.enactor import Result, Timer, problem
+from minigr.enactor import Result, Timer, loop_mode, problem
 
 from . import _betweenness_references as references
 from .betweenness import SAMPLING, Brandes, pick_sources, scales
@@ -16,11 +16,11 @@ def edge_betweenness(graph, *, k=None, seed=0, normalized=True, loop="device"):
     """Betweenness centrality of every stored edge (float64; `source` and
     `target` name the edges), networkx's edge_betweenness_centrality: from
     every source, or k sampled with `seed` as networkx samples them;
-    normalized as networkx. loop: "device" or "host"."""
+    normalized as networkx. loop: as betweenness's."""
     chosen, sampled = pick_sources(graph, k, seed, None, False)
     run = problem(graph, ("brandes", True), lambda: Brandes(graph, per_edge=True))
     with Timer(graph.device) as timer:
-        run.accumulate(chosen, False, loop)
+        run.accumulate(chosen, False, loop_mode(graph, loop))
         flow = run.edge_flow[run.edge_map]
         if not graph.directed:
             flow += run.edge_flow[run.twins[run.edge_map]]

@@ -18,7 +18,7 @@ from minigr import validate
 from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.enactor import Problem, Result, Timer, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.graph import Graph, to_host
 from minigr.operators import advance, compute
@@ -60,7 +60,8 @@ NEXT = """bool operator()() const {
 def kcore(graph, *, k=None, loop="device"):
     """Core number of every vertex (int32), networkx's core_number, and
     in_core (int8): whether it lies in the k-core (networkx's k_core; k
-    default the largest core number, extra["max_core"]). loop: "device" or "host"."""
+    default the largest core number, extra["max_core"]). loop: "device" (a
+    CUDA graph), "host", "persistent" (one kernel) or "auto" (minigr.enactor.loop_mode)."""
     run = problem(graph, ("kcore",), lambda: Cores(graph))
     if run.self_loops:
         raise MinigrError("core numbers are not defined on a graph with self-loops (networkx refuses them too); "
@@ -70,7 +71,7 @@ def kcore(graph, *, k=None, loop="device"):
         return Result({"core": none, "in_core": none.astype(numpy.int8)}, 0, 0.0, 0, {"max_core": 0})
     with Timer(graph.device) as timer:
         run.reset()
-        levels, _ = run.run_loop(loop, 2 * graph.num_vertices + 1)
+        levels, _ = run.run_loop(loop_mode(graph, loop), 2 * graph.num_vertices + 1)
     run.frontier.check_waiting()
     max_core = int(run.core.max())
     in_core = (run.core >= (max_core if k is None else k)).astype(numpy.int8)

@@ -8,7 +8,7 @@ import pytest
 import minigr
 from minigr.apps.kcore import check_kcore, kcore
 from minigr.cli import main
-from minigr.transforms import MinigrError
+from minigr.transforms import MinigrError, launch
 
 from conftest import to_host
 from graphs import nasty_graphs, random_graphs
@@ -73,3 +73,19 @@ def test_cli_drops_self_loops_when_asked(capsys, tmp_path):
     assert "self-loops" in capsys.readouterr().err
     assert main(["kcore", str(path), "--device", "cpu", "--symmetrize", "--remove-self-loops", "--validate"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "validation: ok"
+
+
+def test_persistent_loop_compiles():
+    """The peeling also compiles as one persistent kernel (NVRTC, no GPU needed)."""
+    with launch.compile_check("90") as compiled:
+        kcore(random_graphs("cpu")["grid:scale=8,seed=1"], loop="persistent")
+    assert compiled
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("loop", ["persistent", "host", "auto"])
+def test_loop_modes_agree(loop):
+    for name in ("grid", "kronecker", "random_undirected"):
+        graph = nasty_graphs("gpu")[name]
+        numpy.testing.assert_array_equal(to_host(kcore(graph, loop=loop).core), to_host(kcore(graph).core),
+                                         err_msg=name)

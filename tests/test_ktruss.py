@@ -57,3 +57,11 @@ def test_check_catches_wrong_values():
     assert check_ktruss(graph, values, 5) == "ok"
     values["in_truss"][[3, 8]] ^= 1
     assert check_ktruss(graph, values, 5).startswith("FAILED: 2 edges wrongly in or out of the k-truss, first 2: 3 (")
+
+
+@pytest.mark.gpu
+def test_host_loop_agrees():
+    for name in ("grid", "kronecker", "random_undirected"):
+        graph = nasty_graphs("gpu")[name]
+        numpy.testing.assert_array_equal(to_host(ktruss(graph, k=4, loop="host").in_truss),
+                                         to_host(ktruss(graph, k=4).in_truss), err_msg=name)
