@@ -66,7 +66,8 @@ DEPENDENCY = """
 bool cond(int v, int w, long long edge, long long rank, long long out_idx, int iteration) const {
     double total = 0;
     for (uint64_t bits = mask[v]; bits; bits &= bits - 1) {
-        const long long b = __ffsll((long long)bits) - 1, at = (long long)w * width + b, from = (long long)v * width + b;
+        const long long b = __ffsll((long long)bits) - 1;
+        const long long at = (long long)w * width + b, from = (long long)v * width + b;
         if (depth[at] != depth[from] + 1) continue;
         const double flow = sigma[from] * ((1 + delta[at]) / sigma[at]);
         atomicAdd(&delta[from], flow);

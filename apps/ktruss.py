@@ -152,7 +152,8 @@ def cugraph_truss(inputs, k):
 
 
 APP = App(
-    "ktruss", ktruss, "the k-truss (networkx's k_truss): whether each edge lies in it", ("source", "target", "in_truss"),
+    "ktruss", ktruss, "the k-truss (networkx's k_truss): whether each edge lies in it",
+    ("source", "target", "in_truss"),
     lambda graph, source, values, options: check_ktruss(graph, values, options.get("k", 3)),
     options=(Option("k", int, 3, "the truss's order: each edge in k - 2 triangles of it (default 3)"),),
     needs="undirected", rows="edge", variants=({"k": 3}, {"k": 5}),
