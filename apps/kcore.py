@@ -25,7 +25,9 @@ from minigr.operators import advance, compute
 from minigr.transforms import DeviceCount, Functor, transform
 from minigr.transforms.errors import MinigrError
 
-K, LEAST, SELECT, REMOVED = 0, 1, 2, 3  # state: threshold, least remaining degree, vertices to select, removed
+# state: [threshold k, least remaining degree, vertices the selection passes look at (n, or 0 to skip
+# them), vertices removed so far]
+SELECT = 2
 NONE = numpy.int64(2**62)
 RESET = """void operator()(long long v) const {
     degree[v] = (int)(row_offsets[v + 1] - row_offsets[v]);
