@@ -6,7 +6,8 @@ import numpy
 import pytest
 
 import minigr
-from minigr.apps.ktruss import check_ktruss, ktruss, networkx_truss
+from minigr.apps._ktruss_references import check_ktruss, networkx_truss, truss_numpy
+from minigr.apps.ktruss import ktruss
 from minigr.transforms import MinigrError
 
 from conftest import to_host
@@ -49,6 +50,17 @@ def test_dense_random_graphs(device, seed):
 def test_refuses_a_directed_graph(device):
     with pytest.raises(MinigrError, match="ktruss needs an undirected graph"):
         ktruss(nasty_graphs(device)["random_directed"])
+
+
+@pytest.mark.parametrize("chunk", [2**24, 7])
+@pytest.mark.parametrize("name", UNDIRECTED)
+def test_numpy_reference_against_networkx(monkeypatch, chunk, name):
+    """The check's reference, whole and listing the triangles in many small chunks."""
+    from minigr.apps import _ktruss_references as references
+    monkeypatch.setattr(references, "CHUNK", chunk)
+    graph = loop_free({**nasty_graphs("cpu"), **random_graphs("cpu")}[name])
+    for k in (2, 3, 4, 6):
+        numpy.testing.assert_array_equal(truss_numpy(graph, k), networkx_truss(graph, k)[0], err_msg=f"k={k}")
 
 
 def test_check_catches_wrong_values():
