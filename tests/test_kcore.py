@@ -6,7 +6,8 @@ import numpy
 import pytest
 
 import minigr
-from minigr.apps.kcore import check_kcore, kcore
+from minigr.apps._kcore_references import check_kcore, cores_numpy
+from minigr.apps.kcore import kcore
 from minigr.cli import main
 from minigr.transforms import MinigrError, launch
 
@@ -42,6 +43,14 @@ def test_against_networkx(device, name):
             members = set(networkx.k_core(reference, k=k).nodes)
             assert set(numpy.flatnonzero(to_host(result.in_core)).tolist()) == members
             assert result.max_core == max(expected.values())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_numpy_reference_against_networkx(name):
+    """The check's reference."""
+    graph = loop_free({**nasty_graphs("cpu"), **random_graphs("cpu")}[name])
+    expected = networkx.core_number(graph.to_networkx())
+    assert cores_numpy(graph).tolist() == [expected[v] for v in range(graph.num_vertices)]
 
 
 def test_directed_counts_in_and_out_edges(device):
