@@ -52,7 +52,7 @@ PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
 SMALLEST_FOUND = "a < 0 ? b : b < 0 ? a : a < b ? a : b"  # the smaller parent where both are found (not -1)
-# A run's start: the source at 0, reached before any iteration; the rest unreached.
+# A run's start: the source at 0, the rest unreached; the buckets' [threshold, delta, far_min].
 RESET = """void operator()(long long v) const {
     dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
     if (v == 0) {
@@ -146,19 +146,15 @@ class SSSP(Problem):
         self.far.reset()
 
     def parents(self, source):
-        if self.zero_weights:  # ties of equal distance: order them by hops over the edges on shortest paths
-            return bfs(Graph.from_edges(*self.tight_edges(), num_vertices=self.owned, device=self.graph.device),
+        if self.zero_weights:  # ties of equal distance: a BFS over the edges on shortest paths orders them
+            graph, dist = self.graph, self.dist
+            sources, targets = graph.edge_sources(), graph.col_indices
+            tight = graph.xp.isfinite(dist[sources]) & (dist[sources] + graph.weights == dist[targets])
+            return bfs(Graph.from_edges(sources[tight], targets[tight], num_vertices=self.owned, device=graph.device),
                        source).parent
         parent = self.in_parents()
         parent[source] = source
         return parent
-
-    def tight_edges(self):
-        """(sources, destinations) of the edges on shortest paths."""
-        graph, xp = self.graph, self.graph.xp
-        sources = (xp.searchsorted(graph.row_offsets, xp.arange(graph.num_edges), side="right") - 1).astype(numpy.int32)
-        tight = xp.isfinite(self.dist[sources]) & (self.dist[sources] + graph.weights == self.dist[graph.col_indices])
-        return sources[tight], graph.col_indices[tight]
 
     def in_parents(self):
         """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1."""
