@@ -15,7 +15,7 @@ import random
 
 import numpy
 
-from minigr.catalog import IDS, App, BenchCase, Option, vertex_ids
+from minigr.catalog import AT_LEAST_1, IDS, App, BenchCase, Option, vertex_ids
 from minigr.enactor import Loop, Problem, Result, Timer, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.generators import SEEDS, seed_word
@@ -215,8 +215,7 @@ def check_betweenness(graph, values, options):
 
 
 # The sampling of sources, as edge_betweenness takes it too.
-SAMPLING = (Option("k", int, None, "sample k sources (networkx's sampling); default every vertex",
-                   (lambda x: x >= 1, "at least 1")),
+SAMPLING = (Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
             Option("seed", int, 0, "seed of the sampling (default 0)", (lambda x: 0 <= x < 2**64, SEEDS)))
 APP = App(
     "betweenness", betweenness, "betweenness centrality of every vertex (networkx's, unweighted; exact or sampled)",
