@@ -4,12 +4,13 @@ batch of sources at once (a column each), networkx, and cuGraph where it is
 installed. Not an app: its name starts with an underscore."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import System
 from minigr.enactor import Timer
 from minigr.graph import to_host
+
+from ._sources import pick_sources, scales
 
 REFERENCE = "SciPy sparse products (CPU)"
 BATCH_ENTRIES = 2**24  # dense (vertex or edge) x source entries per batch of sources
@@ -66,7 +67,6 @@ def brandes_scipy(graph, sources, endpoints=False, edges=True):
 
 def expected(graph, options, edges):
     """The reference's scaled betweenness (edges: per stored edge), for the app's options."""
-    from .betweenness import pick_sources, scales
     n = graph.num_vertices
     sources, sampled = pick_sources(graph, options.get("k"), options.get("seed", 0), options.get("sources"),
                                     not edges)
@@ -100,7 +100,6 @@ def close(values, reference):
 
 
 def _sources(inputs, options):
-    from .betweenness import pick_sources
     return pick_sources(inputs.graph, options["k"], options.get("seed", 0), None, True)[0]
 
 
@@ -151,6 +150,6 @@ def alternatives(name, options):
         System("cuGraph", "gpu", lambda i, trace=None: cugraph_system(i, options), skip=alt.no_cugraph),)
     return cugraph + (
             System(REFERENCE, "cpu", lambda i, trace=None: scipy_system(i, options, edges),
-                   skip=bench.too_big(2_000_000)),
+                   skip=alt.too_big(2_000_000)),
             System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_system(i, options, edges),
-                   skip=bench.too_big(200_000, "networkx")))
+                   skip=alt.too_big(200_000, "networkx")))

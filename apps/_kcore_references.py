@@ -3,8 +3,8 @@ by rounds with NumPy (the check's reference), networkx's core_number, and
 cuGraph's where it is installed. Not an app: its name starts with an underscore."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
 from minigr.enactor import Timer
 from minigr.graph import to_host
 

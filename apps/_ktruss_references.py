@@ -4,8 +4,8 @@ reference, fit for graphs of millions of edges), networkx's k_truss, and
 cuGraph's where it is installed. Not an app: its name starts with an underscore."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
 from minigr.enactor import Timer
 from minigr.graph import to_host
 

@@ -10,20 +10,17 @@ sum of sigma[v] / sigma[w] * (1 + delta[w]), added to its centrality. Both
 passes loop on the device, and no source waits for the one before. Duplicate
 edges count once and self-loops lie on no shortest path, as in networkx.
 apps/edge_betweenness.py keeps the flow of each edge from the same passes."""
-import math
-import random
-
 import numpy
 
 from minigr.catalog import AT_LEAST_1, IDS, App, BenchCase, Option, vertex_ids
 from minigr.enactor import Loop, Problem, Result, Timer, loop_mode, problem
 from minigr.frontier import Frontier
-from minigr.generators import SEEDS, seed_word
+from minigr.generators import SEEDS
 from minigr.operators import advance, compute
 from minigr.transforms import Functor, transform
-from minigr.transforms.errors import MinigrError
 
 from . import _betweenness_references as references
+from ._sources import pick_sources, scales
 
 WIDTH = 64  # sources walked at once, a bit each in a vertex's mask
 MEMORY = 2**33  # bytes the per-(vertex, source) arrays may take: fewer sources at once beyond
@@ -93,11 +90,34 @@ BACK = "bool operator()() const { return frontier.previous_level() > 0; }"  # do
 
 
 def betweenness(graph, *, k=None, seed=0, sources=None, normalized=True, endpoints=False, loop="device"):
-    """Betweenness centrality of every vertex (float64), networkx's
-    betweenness_centrality: from every source, or k sampled with `seed` as
-    networkx samples them, or from the given `sources`; normalized and
-    endpoints as networkx defines them. loop: "device" (a CUDA graph), "host",
-    "persistent" (one kernel) or "auto" (see minigr.enactor.loop_mode)."""
+    """Betweenness centrality of every vertex, as networkx's ``betweenness_centrality``.
+
+    Parameters
+    ----------
+    k : int, optional
+        Sample k sources, as networkx samples them with `seed`; default every vertex.
+    seed : int, default 0
+        The seed of the sampling.
+    sources : list of int, optional
+        The sources to walk from instead.
+    normalized, endpoints : bool
+        As networkx defines them (defaults True and False).
+    loop : {"device", "host", "persistent", "auto"}, default "device"
+        Who decides each level: a CUDA graph's loop, the host, one persistent kernel,
+        or by the graph (minigr.enactor.loop_mode).
+
+    Returns
+    -------
+    Result
+        ``betweenness`` (float64, per vertex).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> path = minigr.Graph.from_edges([0, 1], [1, 2], symmetrize=True)
+    >>> minigr.betweenness(path).betweenness.tolist()
+    [0.0, 1.0, 0.0]
+    """
     n = graph.num_vertices
     chosen, sampled = pick_sources(graph, k, seed, sources, k == n)
     run = problem(graph, ("brandes", False), lambda: Brandes(graph, per_edge=False))
@@ -108,40 +128,6 @@ def betweenness(graph, *, k=None, seed=0, sources=None, normalized=True, endpoin
         factor[graph.xp.asarray(numpy.asarray(chosen, dtype=numpy.int64))] = source_scale
         centrality = run.centrality * factor
     return Result({"betweenness": centrality}, len(chosen), timer.ms, run.edges * len(chosen))
-
-
-def pick_sources(graph, k, seed, sources, exact_when_all):
-    """(sources, sampled): every vertex, k sampled with seed (networkx's
-    random.Random(seed).sample), or the given ones, checked; sampled tells
-    how networkx would scale (exact_when_all: k = n is no sample)."""
-    n = graph.num_vertices
-    if sources is not None:
-        if k is not None:
-            raise MinigrError("give k (sources to sample) or sources, not both")
-        chosen = numpy.asarray(sources.get() if hasattr(sources, "get") else sources, dtype=numpy.int64).ravel()
-        if not len(chosen) or int(chosen.min()) < 0 or int(chosen.max()) >= n:
-            raise MinigrError(f"sources must be vertex ids of the graph (0 to {n - 1}), got {chosen.tolist()[:8]}")
-        return chosen.tolist(), True
-    if k is None or k == n and exact_when_all:
-        return list(range(n)), False
-    if not 1 <= k <= n:
-        raise MinigrError(f"k must be between 1 and the vertex count ({n}), got {k}")
-    return random.Random(int(seed_word(seed))).sample(range(n), k), True
-
-
-def scales(n, sampled, directed, normalized, endpoints):
-    """networkx's rescaling (its _rescale): (factor of the sources, of the
-    other vertices); sampled: the count of sampled sources, or False."""
-    ends = n if endpoints else n - 1
-    if ends < 2:
-        return 1.0, 1.0
-    count, halves = sampled or ends, 1 if directed else 2
-    if not sampled or endpoints:
-        scale = 1 / (count * (ends - 1)) if normalized else ends / (count * halves)
-        return scale, scale
-    if normalized:
-        return (1 / ((count - 1) * (ends - 1)) if count > 1 else math.nan), 1 / (count * (ends - 1))
-    return (ends / ((count - 1) * halves) if count > 1 else math.nan), ends / (count * halves)
 
 
 class Brandes(Problem):

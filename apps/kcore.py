@@ -14,7 +14,7 @@ level. The decision is made on the device after each level (the operator not
 needed gets a count of 0), so the peeling loops there."""
 import numpy
 
-from minigr.bench import primitives as bench
+from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, loop_mode, problem
 from minigr.frontier import Frontier
@@ -60,10 +60,30 @@ NEXT = """bool operator()() const {
 
 
 def kcore(graph, *, k=None, loop="device"):
-    """Core number of every vertex (int32), networkx's core_number, and
-    in_core (int8): whether it lies in the k-core (networkx's k_core; k
-    default the largest core number, extra["max_core"]). loop: "device" (a
-    CUDA graph), "host", "persistent" (one kernel) or "auto" (minigr.enactor.loop_mode)."""
+    """Core number of every vertex (networkx's ``core_number``), and whether it lies in
+    the k-core (networkx's ``k_core``).
+
+    Parameters
+    ----------
+    k : int, optional
+        The core to mark; default the largest core number.
+    loop : {"device", "host", "persistent", "auto"}, default "device"
+        Who decides each level: a CUDA graph's loop, the host, one persistent kernel,
+        or by the graph (minigr.enactor.loop_mode).
+
+    Returns
+    -------
+    Result
+        ``core`` (int32), ``in_core`` (int8, 1 in the k-core) and ``max_core``.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> triangle_and_tail = minigr.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], symmetrize=True)
+    >>> result = minigr.kcore(triangle_and_tail)
+    >>> result.core.tolist(), result.in_core.tolist(), result.max_core
+    ([2, 2, 2, 1], [1, 1, 1, 0], 2)
+    """
     run = problem(graph, ("kcore",), lambda: Cores(graph))
     if run.self_loops:
         raise MinigrError("core numbers are not defined on a graph with self-loops (networkx refuses them too); "
@@ -123,6 +143,6 @@ APP = App(
     options=(Option("k", int, None, "the k-core's order (default the largest core number)"),),
     bench=(BenchCase("kcore core numbers", "core", (
         System("cuGraph", "gpu", lambda i, trace=None: references.cugraph_cores(i), skip=references.cugraph_skip),
-        System(NUMPY, "cpu", lambda i, trace=None: references.numpy_cores(i), skip=bench.too_big(100_000_000)),
+        System(NUMPY, "cpu", lambda i, trace=None: references.numpy_cores(i), skip=alt.too_big(100_000_000)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: references.networkx_cores(i.graph),
-               skip=bench.too_big(5_000_000, "networkx"))), NUMPY, bench.same),))
+               skip=alt.too_big(5_000_000, "networkx"))), NUMPY, alt.same),))
