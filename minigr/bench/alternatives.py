@@ -269,3 +269,21 @@ def mis_networkx(g):
     in_set = numpy.zeros(g.number_of_nodes(), numpy.int8)
     in_set[members] = 1
     return in_set, timer.ms, None
+
+
+# ---- minimum spanning forest ----------------------------------------------------------------------
+
+def mst_scipy(matrix):
+    """scipy.sparse.csgraph.minimum_spanning_tree (positive weights) on the CPU: its total weight."""
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    with Timer("cpu") as timer:
+        total = float(minimum_spanning_tree(matrix).sum())
+    return total, timer.ms, None
+
+
+def mst_networkx(g):
+    """networkx's Kruskal minimum spanning edges on the CPU (a directed graph taken as undirected): their total weight."""
+    import networkx
+    with Timer("cpu") as timer:
+        total = sum(d["weight"] for _, _, d in networkx.minimum_spanning_edges(g.to_undirected(as_view=True)))
+    return total, timer.ms, None
