@@ -124,4 +124,4 @@ APP = App(
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.mis_networkx(i.networkx),
                skip=bench.too_big(10_000_000, "networkx"))),
         reference="networkx (CPU)", verify=lambda in_set, inputs: check_mis(inputs.graph, in_set) == "ok",
-        score=("size", lambda in_set: int(in_set.sum()))),))
+        score=("size", lambda in_set, inputs: int(in_set.sum()))),))
