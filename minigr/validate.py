@@ -367,14 +367,14 @@ def check_louvain(graph, community, resolution=1.0, threshold=1e-7, seed=0, weig
     return f"ok (modularity {ours:.6f}, networkx's {theirs:.6f})"
 
 
-def finding(bad, what, describe):
-    """"N vertices <what>, first few: ..." for a mask of bad vertices; "" when none is."""
+def finding(bad, what, describe, items=("vertex", "vertices")):
+    """"N vertices <what>, first few: ..." for a mask of bad vertices (or other
+    items, named by items = (one, several)); "" when none is."""
     bad = np.flatnonzero(bad)
     if not bad.size:
         return ""
     quoted = ", ".join(describe(v) for v in bad[:SHOWN])
-    return (f"{bad.size} vert{'ex' if bad.size == 1 else 'ices'} {what}, "
-            f"first {min(SHOWN, bad.size)}: {quoted}")
+    return f"{bad.size} {items[bad.size != 1]} {what}, first {min(SHOWN, bad.size)}: {quoted}"
 
 
 def verdict(findings):

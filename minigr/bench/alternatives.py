@@ -1,6 +1,6 @@
 """What a Python user would write instead of minigr, for the primitive benchmarks:
 cuSPARSE SpMV through cupyx.scipy.sparse, frontier code composed from CuPy
-library calls, and SciPy / networkx on the CPU.
+library calls, cuGraph where it is installed, and SciPy / networkx on the CPU.
 
 Each function takes the graph's arrays (CuPy, or SciPy on the CPU), does its
 setup outside the timed region, and returns (values, ms, iterations), ms timed
@@ -8,6 +8,7 @@ by minigr's Timer (CUDA events on the GPU, a host clock on the CPU). Traversals
 accept `trace`, a list that receives one record per level (CUDA-event timed).
 """
 import contextlib
+import importlib.util
 
 import numpy
 
@@ -26,6 +27,21 @@ def timed_level(trace, frontier_size, edges):
         yield
     trace.append({"level": len(trace), "frontier": int(frontier_size), "edges": int(edges), "ms": timer.ms,
                   "MTEPS": edges / timer.ms / 1e3 if timer.ms else None})
+
+
+def no_cugraph(inputs):
+    """A System's skip: the reason where cuGraph is not installed (its import is guarded so)."""
+    return None if importlib.util.find_spec("cugraph") else "skipped: cuGraph is not installed"
+
+
+def cugraph_graph(graph):
+    """A cugraph.Graph of a minigr graph on the GPU, its vertex ids kept (setup, not timed)."""
+    import cudf
+    import cugraph
+    found = cugraph.Graph(directed=graph.directed)
+    found.from_cudf_edgelist(cudf.DataFrame({"src": graph.edge_sources(), "dst": graph.col_indices}), "src", "dst",
+                             renumber=False)
+    return found
 
 
 def csr_matrix(row_offsets, col_indices, data):
