@@ -18,6 +18,7 @@ from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.contract import contract
 from minigr.enactor import Problem, Result, Timer, check_weights
+from minigr.generators import SEEDS, seed_word
 from minigr.operators import NeighborGroups, neighbor_reduce, reduce_vertices
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
@@ -76,7 +77,7 @@ def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, we
     and extra["modularity"] (networkx's; nan without edges), as
     networkx.louvain_communities finds them: resolution below 1 favours larger
     communities; levels stop when one gains no more than threshold, or after
-    max_level levels (None: no limit). seed (any int) draws which vertices
+    max_level levels (None: no limit). seed (0..2^64-1) draws which vertices
     move in each sweep. weighted: edges count by their weights, else 1 per copy.
     loop: "device" or "host" (who decides each sweep).
 
@@ -85,6 +86,7 @@ def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, we
         raise MinigrError("louvain needs an undirected graph; symmetrize it first (--symmetrize)")
     if weighted:
         check_weights(graph, "weighted Louvain")
+    seed = int(seed_word(seed))
     if max_level is not None and max_level < 1:
         raise MinigrError(f"max_level must be at least 1 or None, got {max_level!r}")
     xp, n = graph.xp, graph.num_vertices
@@ -173,7 +175,7 @@ APP = App(
                     (lambda x: x >= 0, "a number >= 0")),
              Option("threshold", float, 1e-7, "levels stop when one gains no more modularity (default 1e-7)",
                     (lambda x: x >= 0, "a number >= 0")),
-             Option("seed", int, 0, "draws which vertices move in each sweep (default 0)")),
+             Option("seed", int, 0, "draws which vertices move in each sweep (default 0)", (lambda x: 0 <= x < 2**64, SEEDS))),
     needs="undirected",
     bench=(BenchCase("louvain", "community", (
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.louvain_networkx(i.networkx),
