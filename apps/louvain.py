@@ -9,7 +9,9 @@ the vertices (drawn from the seed each sweep; a half, less after sweeps that
 went wrong, against swaps) move at once;
 the community totals and the modularity follow on the device. A sweep that
 lowers the modularity is undone at the next one's start, and a level ends
-after PATIENCE sweeps in a row gain no more than threshold."""
+after PATIENCE sweeps in a row gain no more than threshold. After the levels,
+the input's vertices move once more, starting from the communities found
+(what parallel moves left undone, a sequential pass would have done)."""
 import numpy
 
 from minigr import validate
@@ -130,8 +132,7 @@ class Moves(Problem):
         groups = NeighborGroups(graph, self.c, weight, loops=False)
         counts = dict(c=self.c, total=self.total, degree=self.degree)
         pick = Functor(PICK, filename="<louvain pick>", g=groups.view, next=self.next, quality=self.quality,
-                       settings=self.settings,
-                       seed=numpy.uint64(seed % 2**64), sweep=self.sweep, **counts)
+                       settings=self.settings, seed=numpy.uint64(seed % 2**64), sweep=self.sweep, **counts)
         undo = Functor(UNDO, filename="<louvain undo>", previous=self.previous, quality=self.quality, **counts)
         move = Functor(MOVE, filename="<louvain move>", previous=self.previous, next=self.next, **counts)
         add = Functor(ADD, filename="<louvain add>", **counts)
@@ -175,7 +176,8 @@ APP = App(
                     (lambda x: x >= 0, "a number >= 0")),
              Option("threshold", float, 1e-7, "levels stop when one gains no more modularity (default 1e-7)",
                     (lambda x: x >= 0, "a number >= 0")),
-             Option("seed", int, 0, "draws which vertices move in each sweep (default 0)", (lambda x: 0 <= x < 2**64, SEEDS))),
+             Option("seed", int, 0, "draws which vertices move in each sweep (default 0)",
+                    (lambda x: 0 <= x < 2**64, SEEDS))),
     needs="undirected",
     bench=(BenchCase("louvain", "community", (
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.louvain_networkx(i.networkx),

@@ -68,7 +68,7 @@ def mst(graph):
     """The edges of a minimum spanning forest of an undirected graph, at most one
     per vertex: row v of (src, dst, weight) is the edge the vertex's component
     took when it hooked under another (src -1, weight nan for a vertex whose
-    component took none: one per component). extra: total_weight (float64) and
+    component took none: one per component; weight float64). extra: total_weight and
     num_edges (vertices minus components).
 
     Example: minigr.mst("grid:scale=8", weights="random").total_weight"""
@@ -89,7 +89,7 @@ def mst(graph):
         has = edge >= 0
         at = xp.where(has, edge, 0)
         src, dst = xp.where(has, run.sources[at], -1), xp.where(has, graph.col_indices[at], -1)
-        weight = xp.where(has, graph.weights[at] if graph.weights is not None else 1.0, numpy.nan)
+        weight = xp.where(has, graph.weights[at].astype(numpy.float64) if graph.weights is not None else 1.0, numpy.nan)
     return Result({"src": src, "dst": dst, "weight": weight}, rounds, timer.ms, graph.num_edges * rounds,
                   {"total_weight": float(xp.nansum(weight)), "num_edges": int(has.sum())})
 
