@@ -14,9 +14,8 @@ the input's vertices move once more, starting from the communities found
 (what parallel moves left undone, a sequential pass would have done)."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.contract import contract
 from minigr.enactor import Problem, Result, Timer, check_weights
@@ -75,15 +74,36 @@ BETTER = """bool operator()() const {
 
 
 def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, weighted=False, loop="device"):
-    """Louvain communities of an undirected graph: community[v] (int32, 0..k-1)
-    and extra["modularity"] (networkx's; nan without edges), as
-    networkx.louvain_communities finds them: resolution below 1 favours larger
-    communities; levels stop when one gains no more than threshold, or after
-    max_level levels (None: no limit). seed (0..2^64-1) draws which vertices
-    move in each sweep. weighted: edges count by their weights, else 1 per copy.
-    loop: "device" or "host" (who decides each sweep).
+    """Louvain communities of an undirected graph, as networkx's ``louvain_communities``
+    finds them.
 
-    Example: minigr.louvain("rgg:scale=12").modularity"""
+    Parameters
+    ----------
+    resolution : float, default 1.0
+        Below 1 favours larger communities, above 1 smaller ones.
+    threshold : float, default 1e-7
+        The levels stop when one gains no more modularity than this.
+    max_level : int, optional
+        The most levels (default: no limit).
+    seed : int, default 0
+        From 0 to 2^64 - 1: draws which vertices move in each sweep.
+    weighted : bool, default False
+        Edges count by their weights; else 1 per copy.
+
+    Returns
+    -------
+    Result
+        ``community`` (int32, 0..k-1), ``modularity`` (networkx's; nan without edges) and
+        ``levels``.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> triangles = minigr.Graph.from_edges([0, 1, 2, 3, 4, 5, 2], [1, 2, 0, 4, 5, 3, 3], symmetrize=True)
+    >>> result = minigr.louvain(triangles)
+    >>> result.community.tolist(), round(result.modularity, 3)
+    ([0, 0, 0, 1, 1, 1], 0.357)
+    """
     if graph.directed:
         raise MinigrError("louvain needs an undirected graph; symmetrize it first (--symmetrize)")
     if weighted:
@@ -181,6 +201,6 @@ APP = App(
     needs="undirected",
     bench=(BenchCase("louvain", "community", (
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.louvain_networkx(i.networkx),
-               skip=bench.too_big(2_000_000, "networkx")),), reference="networkx (CPU)",
+               skip=alt.too_big(2_000_000, "networkx")),), reference="networkx (CPU)",
         verify=lambda community, inputs: validate.check_louvain(inputs.graph, community, compare=False) == "ok",
         score=("modularity", lambda community, inputs: validate.modularity(inputs.graph, community))),))

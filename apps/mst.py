@@ -12,9 +12,8 @@ minimum_spanning_edges takes them: the edge weights (negative ones too), or 1
 without; self-loops never join a forest; of duplicate edges the lightest can."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import neighbor_reduce
@@ -65,13 +64,26 @@ START = "void operator()(long long v) const { component[v] = parent[v] = (int)v;
 
 
 def mst(graph):
-    """The edges of a minimum spanning forest of an undirected graph, at most one
-    per vertex: row v of (src, dst, weight) is the edge the vertex's component
-    took when it hooked under another (src -1, weight nan for a vertex whose
-    component took none: one per component; weight float64). extra: total_weight and
-    num_edges (vertices minus components).
+    """A minimum spanning forest of an undirected graph (a minimum spanning tree of every
+    component), weighted as networkx's ``minimum_spanning_edges`` weighs edges: by their
+    weights, 1 without.
 
-    Example: minigr.mst("grid:scale=8", weights="random").total_weight"""
+    Returns
+    -------
+    Result
+        ``src``, ``dst`` and ``weight`` (float64): the forest's edges, at most one per
+        vertex, the one its component took when it hooked under another (``src`` -1 and
+        ``weight`` nan where a component took none: one vertex per component);
+        ``total_weight`` and ``num_edges`` (vertices minus components).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> square = minigr.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0], [1.0, 2.0, 3.0, 4.0], symmetrize=True)
+    >>> forest = minigr.mst(square)
+    >>> forest.total_weight, forest.num_edges
+    (6.0, 3)
+    """
     if graph.directed:
         raise MinigrError("a minimum spanning forest needs an undirected graph; symmetrize it first (--symmetrize)")
     if graph.num_edges >= 2**32:
@@ -166,8 +178,8 @@ def _bench_case():
     return BenchCase("mst", "total_weight", (
         System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.mst_scipy(i.scipy)),
         System("networkx Kruskal (CPU)", "cpu", lambda i, trace=None: alt.mst_networkx(i.networkx),
-               skip=bench.too_big(2_000_000, "networkx"))),
-        "SciPy csgraph (CPU)", bench.close)
+               skip=alt.too_big(2_000_000, "networkx"))),
+        "SciPy csgraph (CPU)", alt.close)
 
 
 APP = App(

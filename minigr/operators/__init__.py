@@ -1,5 +1,5 @@
 """Graph operators, each a short composition of transforms and a graph functor."""
-from .advance import advance, advance_pull
+from .advance import AdvanceFunctor, advance, advance_pull
 from .compute import compute
 from .filter import filter_frontier
 from .neighbor_groups import NeighborGroups
@@ -7,5 +7,5 @@ from .neighbor_reduce import neighbor_reduce
 from .priority_queue import split_near_far
 from .reduce_vertices import reduce_vertices
 
-__all__ = ["NeighborGroups", "advance", "advance_pull", "compute", "filter_frontier", "neighbor_reduce",
-           "reduce_vertices", "split_near_far"]
+__all__ = ["AdvanceFunctor", "NeighborGroups", "advance", "advance_pull", "compute", "filter_frontier",
+           "neighbor_reduce", "reduce_vertices", "split_near_far"]
