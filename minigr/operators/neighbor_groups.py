@@ -1,7 +1,7 @@
 """NeighborGroups: per vertex, the sum of the user's op(vertex, neighbor, edge)
 over its out-neighbours grouped by a label of the neighbour (Louvain's edge
-weight to each neighbouring community; label propagation's count of each
-label). Each vertex has a hash table of twice its degree in slots, filled by
+weight to each neighbouring community; with an op of 1, how many neighbours
+hold each label). Each vertex has a hash table of twice its degree in slots, filled by
 advance over every edge with atomics; the user's functor walks a vertex's
 slots through the table's device view and empties them for the next fill."""
 import numpy
