@@ -103,7 +103,7 @@ class MIS(Problem):
         """Priorities from the seed; every vertex undecided, in the first round's frontier."""
         self.undecided.reset()
         compute(self.graph, None, Functor(START, filename="<mis start>", priority=self.priority, state=self.state,
-                                          seed=numpy.uint64(seed), undecided=self.undecided.view))
+                                          seed=seed, undecided=self.undecided.view))
         self.undecided.next_level()
 
 
@@ -137,4 +137,4 @@ APP = App(
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.mis_networkx(i.networkx),
                skip=alt.too_big(10_000_000, "networkx"))),
         reference="networkx (CPU)", verify=lambda in_set, inputs: check_mis(inputs.graph, in_set) == "ok",
-        score=("size", lambda in_set: int(in_set.sum()))),))
+        score=("size", lambda in_set, inputs: int(in_set.sum()))),))
