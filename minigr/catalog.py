@@ -26,6 +26,7 @@ System = collections.namedtuple("System", "name device run traced skip once", de
 POSITIVE = (lambda x: math.isfinite(x) and x > 0, "a positive number")
 AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
 ITERATIONS = (lambda x: 1 <= x < 2**31, "from 1 to 2^31 - 1")  # a loop's iteration counter is 32-bit
+AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
 
 
 def vertex_ids(text):

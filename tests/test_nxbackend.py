@@ -142,13 +142,14 @@ def _outcome(call):
 def _answers(G, backend):
     """The components and clustering functions networkx has for G's kind, and their answers."""
     nodes = list(G)
+    trees = [nx.is_tree(G, backend=backend), nx.is_forest(G, backend=backend)] if len(G) else []
     if G.is_directed():
         return [list(nx.weakly_connected_components(G, backend=backend)),
                 nx.number_weakly_connected_components(G, backend=backend),
-                nx.is_weakly_connected(G, backend=backend)]
+                nx.is_weakly_connected(G, backend=backend), *trees]
     answers = [list(nx.connected_components(G, backend=backend)), nx.number_connected_components(G, backend=backend),
                nx.is_connected(G, backend=backend), nx.triangles(G, backend=backend),
-               [nx.node_connected_component(G, v, backend=backend) for v in sources(G)]]
+               [nx.node_connected_component(G, v, backend=backend) for v in sources(G)], *trees]
     if not G.is_multigraph():
         answers += [nx.triangles(G, nodes[0], backend=backend), nx.triangles(G, nodes[::-3], backend=backend),
                     nx.clustering(G, backend=backend), nx.clustering(G, nodes[-1], backend=backend),
@@ -181,6 +182,105 @@ def test_components_of_the_null_graph(on_device):
             call(nx.Graph(), backend="minigr")
     assert list(nx.connected_components(nx.Graph(), backend="minigr")) == []
     assert nx.transitivity(nx.Graph(), backend="minigr") == 0
+    for call in (nx.is_tree, nx.is_forest):
+        with pytest.raises(nx.NetworkXPointlessConcept):
+            call(nx.DiGraph(), backend="minigr")
+
+
+@pytest.mark.parametrize("name", [*GRAPHS, "forest", "tree", "directed_cycle"])
+def test_trees_eccentricity_closeness_match_networkx(on_device, name):
+    """is_tree and is_forest (self-loops and parallel edges count as networkx counts them);
+    eccentricity of a node, of several, weighted or not, or networkx's error where some node is
+    not reached; closeness of a node, with and without wf_improved."""
+    G = {"forest": lambda: nx.Graph([(0, 1), (1, 2), (3, 4)]), "tree": lambda: nx.balanced_tree(2, 4),
+         "directed_cycle": lambda: nx.cycle_graph(9, create_using=nx.DiGraph)}.get(name, GRAPHS.get(name))()
+    nodes = list(G)
+    same_or_same_error(lambda b: [nx.is_tree(G, backend=b), nx.is_forest(G, backend=b)])
+    for weight in (None, "weight"):
+        same_or_same_error(lambda b: nx.eccentricity(G, nodes[0], weight=weight, backend=b))
+        same_or_same_error(lambda b: nx.eccentricity(G, nodes[:3], weight=weight, backend=b))
+    same_or_same_error(lambda b: nx.eccentricity(G, backend=b))
+    same_or_same_error(lambda b: nx.closeness_centrality(G, backend=b))
+    for u in sources(G):
+        for wf_improved in (True, False):
+            same_or_same_error(lambda b: nx.closeness_centrality(G, u, wf_improved=wf_improved, backend=b))
+
+
+def close(got, expected, tol=1e-9):
+    """Dicts with the same keys in the same order and values within tol (each a pair of dicts: both)."""
+    if isinstance(expected, tuple):
+        return all(close(g, e, tol) for g, e in zip(got, expected))
+    return list(got) == list(expected) and all(abs(got[k] - expected[k]) <= tol for k in expected)
+
+
+def close_or_same_error(call, tol):
+    """call(backend) for minigr and networkx: values within tol (see close), or the same error."""
+    outcomes = []
+    for backend in ("minigr", "networkx"):
+        try:
+            outcomes.append(call(backend))
+        except nx.NetworkXException as exc:
+            outcomes.append(type(exc))
+    if isinstance(outcomes[1], type):
+        assert outcomes[0] is outcomes[1]
+    else:
+        assert close(*outcomes, tol)
+
+
+def simple(G):
+    """G without its self-loops (which networkx refuses for cores and trusses)."""
+    G = G.copy()
+    G.remove_edges_from(list(nx.selfloop_edges(G)))
+    return G
+
+
+@pytest.mark.parametrize("name", GRAPHS)
+def test_centralities_match_networkx(on_device, name):
+    """Betweenness (every source, networkx's sample of k from its seed, normalized or not,
+    endpoints), edge betweenness keyed as networkx's edges, eigenvector, Katz and HITS."""
+    G = GRAPHS[name]()
+    for options in ({}, {"k": 5, "seed": 3}, {"normalized": False, "endpoints": True}):
+        options = options if "k" not in options or len(G) >= 5 else {}
+        assert close(nx.betweenness_centrality(G, backend="minigr", **options),
+                     nx.betweenness_centrality(G, **options))
+    if not G.is_multigraph():
+        for normalized in (True, False):
+            assert close(nx.edge_betweenness_centrality(G, normalized=normalized, backend="minigr"),
+                         nx.edge_betweenness_centrality(G, normalized=normalized))
+    if G.is_multigraph() or not G.number_of_edges():
+        return  # networkx's power iterations refuse multigraphs
+    for weight in (None, "weight"):
+        close_or_same_error(lambda b: nx.eigenvector_centrality(G, max_iter=1000, tol=1e-12, weight=weight, backend=b),
+                            1e-7)
+        assert close(nx.katz_centrality(G, alpha=0.02, tol=1e-12, weight=weight, backend="minigr"),
+                     nx.katz_centrality(G, alpha=0.02, tol=1e-12, weight=weight), 1e-7)
+    if G.is_directed() or not nx.is_bipartite(G):  # a bipartite graph's hubs are not unique (README)
+        assert close(nx.hits(G, tol=1e-12, max_iter=10000, backend="minigr"), nx.hits(G, tol=1e-12, max_iter=10000),
+                     1e-7)
+
+
+@pytest.mark.parametrize("name", [name for name in GRAPHS if "Multi" not in name])
+def test_cores_trusses_jaccard_mis_match_networkx(on_device, name):
+    """Core numbers; the k-core and the k-truss as networkx's graphs (nodes, edges and their
+    attributes, in order); Jaccard of edges and non-edges; a maximal independent set."""
+    G = simple(GRAPHS[name]())
+    assert list(nx.core_number(G, backend="minigr").items()) == list(nx.core_number(G).items())
+    for k in (None, 1, 2, 3):
+        got, expected = nx.k_core(G, k, backend="minigr"), nx.k_core(G, k)
+        assert list(got.nodes(data=True)) == list(expected.nodes(data=True))
+        assert list(got.edges(data=True)) == list(expected.edges(data=True))
+    if G.is_directed():
+        return
+    for k in (2, 3, 4):
+        got, expected = nx.k_truss(G, k, backend="minigr"), nx.k_truss(G, k)
+        assert list(got.nodes(data=True)) == list(expected.nodes(data=True))
+        assert list(got.edges(data=True)) == list(expected.edges(data=True))
+    nodes = list(G)
+    pairs = [*list(G.edges)[:20], *zip(nodes[::3], nodes[1::3]), (nodes[0], nodes[0]), (nodes[-1], nodes[0])]
+    same_or_same_error(lambda b: list(nx.jaccard_coefficient(G, pairs, backend=b)))
+    chosen = nx.maximal_independent_set(G, backend="minigr")
+    assert not any(G.has_edge(u, v) for u in chosen for v in chosen)
+    assert all(v in chosen or any(u in chosen for u in G[v]) for v in G)
 
 
 @pytest.mark.parametrize("name", GRAPHS)
@@ -285,6 +385,18 @@ DECLINED = {  # calls minigr cannot answer as networkx would: name -> (call, net
     "triangles of nodes of a multigraph": (lambda G, b: nx.triangles(nx.MultiGraph(G), [0], backend=b),
                                            nx.NetworkXNotImplemented),
     "node not in the graph": (lambda G, b: nx.node_connected_component(G, 9, backend=b), KeyError),
+    "weighted betweenness": (lambda G, b: nx.betweenness_centrality(G, weight="weight", backend=b), None),
+    "sampled edge betweenness": (lambda G, b: nx.edge_betweenness_centrality(G, k=2, seed=1, backend=b), None),
+    "a beta per node": (lambda G, b: nx.katz_centrality(G, beta={v: 1 for v in G}, backend=b), None),
+    "core numbers with self-loops": (lambda G, b: nx.core_number(nx.Graph([(0, 0), (0, 1)]), backend=b),
+                                     nx.NetworkXNotImplemented),
+    "given core numbers": (lambda G, b: list(nx.k_core(G, core_number=nx.core_number(G), backend=b).edges), None),
+    "every non-edge": (lambda G, b: list(nx.jaccard_coefficient(G, backend=b)), None),
+    "jaccard with self-loops": (lambda G, b: list(nx.jaccard_coefficient(nx.Graph([(0, 0), (0, 1)]), [(0, 1)],
+                                                                          backend=b)), None),
+    "hits not converging in max_iter": (lambda G, b: {v: round(x, 9) for v, x in nx.hits(  # ARPACK: to 1e-16
+        nx.gnp_random_graph(200, 0.05, seed=1, directed=True), max_iter=3, backend=b)[0].items()}, None),
+    "a seeded independent set": (lambda G, b: nx.maximal_independent_set(G, seed=1, backend=b), None),
     "coloring a directed graph": (lambda G, b: nx.greedy_color(G.to_directed(), backend=b), None),
 }
 
@@ -356,7 +468,19 @@ def test_conversion_round_trip(kind):
 NETWORKX_TESTS = ["networkx.algorithms.components", "networkx.algorithms.tests.test_cluster",
                   "networkx.algorithms.tests.test_dag", "networkx.algorithms.traversal",
                   "networkx.algorithms.shortest_paths", "networkx.algorithms.link_analysis",
-                  "networkx.algorithms.coloring"]
+                  "networkx.algorithms.coloring", "networkx.algorithms.tree.tests.test_recognition",
+                  "networkx.algorithms.tests.test_distance_measures",
+                  "networkx.algorithms.centrality.tests.test_closeness_centrality",
+                  "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+                  "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
+                  "networkx.algorithms.centrality.tests.test_katz_centrality", "networkx.algorithms.tests.test_core",
+                  "networkx.algorithms.tests.test_link_prediction", "networkx.algorithms.tests.test_mis"]
+
+# 500 random graphs, each measured by diameter, radius, periphery and center, which call
+# shortest_path_length from node after node: in networkx's test mode every call converts its
+# graph anew (no cache), and the whole took over 10 minutes on 2 cores. Left out of the run here;
+# the README says how it went run alone.
+SLOW_NETWORKX_TEST = "test_use_bounds_on_off_consistency"
 
 
 def test_networkx_own_tests(device, tmp_path):
@@ -368,7 +492,8 @@ def test_networkx_own_tests(device, tmp_path):
            "MINIGR_DEVICE": device, "MINIGR_NX_COUNTS": str(counts),
            "PYTHONPATH": os.pathsep.join(filter(None, [os.path.dirname(__file__), os.environ.get("PYTHONPATH")]))}
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "nx_backend_counter",
-                          "--pyargs", *NETWORKX_TESTS], env=env, cwd=tmp_path, capture_output=True, text=True)
+                          "-k", f"not {SLOW_NETWORKX_TEST}", "--pyargs", *NETWORKX_TESTS],
+                         env=env, cwd=tmp_path, capture_output=True, text=True)
     summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr[-2000:]
     assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
     ran = json.loads(counts.read_text())
@@ -388,4 +513,5 @@ def test_speedup_benchmark_runs_every_function(on_device, capsys, monkeypatch):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[2:]] == list(bench.CALLS)
     bench.main(["--crossover", "--function", "pagerank"])
-    assert capsys.readouterr().out.split()[0] == "pagerank"  # and where it overtakes networkx, if it does
+    lines = capsys.readouterr().out.splitlines()  # progress by size, then where minigr overtakes networkx, if it does
+    assert lines[0].startswith("25 edges: minigr ahead") and lines[2].split()[0] == "pagerank"

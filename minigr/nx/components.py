@@ -61,6 +61,22 @@ def node_connected_component(G, n):
 
 
 @networkx_function()
+def is_tree(G):
+    """Runs minigr.wcc where the graph has one edge fewer than nodes."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("G has no nodes.")
+    return len(G) - 1 == G.number_of_edges() and _count(G) == 1
+
+
+@networkx_function()
+def is_forest(G):
+    """Runs minigr.wcc: a forest has one edge fewer than nodes in each component."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("G has no nodes.")
+    return len(G) - _count(G) == G.number_of_edges()
+
+
+@networkx_function()
 def weakly_connected_components(G):
     """Runs minigr.wcc; the components in networkx's order."""
     return _components(G)

@@ -18,10 +18,13 @@ class MinigrGraph:
     arrays src[e] -> dst[e] (vertex ids, the nodes' positions) in networkx's adjacency order,
     which networkx's searches follow: an undirected edge both ways, a self-loop once, a
     parallel edge once per copy. `attributes` holds the edge attributes the call named, as
-    (float64 values, whether every value was an integer). minigr Graphs are built on first use."""
+    (float64 values, whether every value was an integer); `networkx` the graph itself, whose
+    parts a function returns with all their attributes (k_core). minigr Graphs are built on
+    first use."""
     __networkx_backend__ = "minigr"
 
-    def __init__(self, nodes, src, dst, attributes, *, directed, multigraph, graph_attributes=None):
+    def __init__(self, nodes, src, dst, attributes, *, directed, multigraph, graph_attributes=None, networkx=None):
+        self.networkx = networkx
         self.nodes = nodes
         self.index = {node: i for i, node in enumerate(nodes)}
         self.src, self.dst = src, dst
@@ -51,6 +54,19 @@ class MinigrGraph:
     def nodes_of(self, ids):
         """The nodes of vertex ids `ids` (an array), as a list."""
         return list(map(self.nodes.__getitem__, numpy.asarray(ids).tolist()))
+
+    def selected(self, nodes):
+        """The vertex ids networkx takes for `nodes`, in its order: every node for None, a node,
+        or a collection's nodes that are in the graph."""
+        if nodes is None:
+            return numpy.arange(len(self.nodes))
+        if nodes in self:
+            return self.vertices([nodes])
+        return self.vertices([node for node in nodes if node in self])
+
+    def number_of_edges(self):
+        """networkx's count: an undirected edge once, a parallel edge once per copy."""
+        return len(self.src) if self.directed else (len(self.src) + int((self.src == self.dst).sum())) // 2
 
     def vertices(self, nodes):
         """The vertex ids of `nodes`, an iterable of nodes, as an int64 array."""
@@ -83,10 +99,11 @@ class MinigrGraph:
 
 def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
                     preserve_graph_attrs=False, name=None, graph_name=None):
-    """G as a MinigrGraph, with the edge attributes edge_attrs names ({name: value where missing}).
-    The adjacency is read a node at a time (its neighbour count, then its neighbours' ids
-    through one C-level map), not an edge at a time."""
-    if preserve_edge_attrs or preserve_node_attrs or node_attrs:
+    """G as a MinigrGraph, with the edge attributes edge_attrs names ({name: value where missing});
+    the other attributes stay in G, which the MinigrGraph keeps. The adjacency is read a node
+    at a time (its neighbour count, then its neighbours' ids through one C-level map), not an
+    edge at a time."""
+    if node_attrs:
         raise NotImplementedError("minigr converts only the edge attributes a call names")
     nodes = list(G)
     index = {node: i for i, node in enumerate(nodes)}
@@ -105,7 +122,7 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
         {attribute: _column([data.get(attribute, default) for data in edges])
          for attribute, default in (edge_attrs or {}).items()},
         directed=G.is_directed(), multigraph=G.is_multigraph(),
-        graph_attributes=dict(G.graph) if preserve_graph_attrs else None)
+        graph_attributes=dict(G.graph) if preserve_graph_attrs else None, networkx=G)
 
 
 def _column(values):

@@ -1,5 +1,7 @@
-"""networkx.pagerank by minigr.pagerank."""
+"""networkx's link analysis (pagerank, hits) by minigr.pagerank and minigr.hits, and what the
+power iterations share (centrality.py's eigenvector and Katz too)."""
 import collections.abc
+import contextlib
 import numbers
 
 import networkx as nx
@@ -11,7 +13,7 @@ from .convert import real
 from .registry import networkx_function
 
 
-def _node_vector(G, values, name):
+def node_vector(G, values, name):
     """A dict of per-node values (0 where missing) as an array over the vertices."""
     vector = numpy.array([real(values.get(node, 0)) for node in G.nodes])
     if not (numpy.isfinite(vector).all() and (vector >= 0).all() and vector.sum() > 0):
@@ -19,15 +21,35 @@ def _node_vector(G, values, name):
     return vector
 
 
-def _pagerank_checks(a):
+def power_checks(a):
+    """(declined, why) for what the power iterations share: tol, max_iter, and dicts of node values."""
     return [
-        (not (isinstance(a["alpha"], numbers.Real) and 0 < a["alpha"] < 1), "alpha is not in (0, 1)"),
         (not (isinstance(a["tol"], numbers.Real) and a["tol"] > 0), "tol is not positive"),
         (not (isinstance(a["max_iter"], numbers.Integral) and a["max_iter"] >= 1), "max_iter is below 1"),
-        (any(a[key] is not None and not isinstance(a[key], collections.abc.Mapping)
+        (any(a.get(key) is not None and not isinstance(a[key], collections.abc.Mapping)
              for key in ("personalization", "nstart", "dangling")),
          "personalization, nstart and dangling must be dicts"),
     ]
+
+
+@contextlib.contextmanager
+def converged(max_iter, networkx_iterates=True):
+    """minigr's "did not converge" as networkx's PowerIterationFailedConvergence where networkx
+    iterates as minigr does (networkx_iterates), else a decline: networkx may converge otherwise."""
+    try:
+        yield
+    except minigr.MinigrError as exc:
+        if "did not converge" not in str(exc):
+            raise
+        if networkx_iterates:
+            raise nx.PowerIterationFailedConvergence(max_iter) from exc
+        raise NotImplementedError(f"minigr's power iteration did not converge in {max_iter} iterations, where "
+                                  "networkx's ARPACK may") from exc
+
+
+def _pagerank_checks(a):
+    return [(not (isinstance(a["alpha"], numbers.Real) and 0 < a["alpha"] < 1), "alpha is not in (0, 1)"),
+            *power_checks(a)]
 
 
 @networkx_function(checks=_pagerank_checks)
@@ -38,14 +60,27 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
     float32, and personalization, nstart or dangling values that are negative or sum to 0."""
     if len(G) == 0:
         return {}
-    vectors = {key: _node_vector(G, values, key) for key, values in
+    vectors = {key: node_vector(G, values, key) for key, values in
                (("personalization", personalization), ("nstart", nstart), ("dangling", dangling))
                if values is not None}
-    try:
+    with converged(max_iter):
         result = minigr.pagerank(G.minigr_graph(weight), alpha=alpha, tol=tol, max_iter=max_iter,
                                  weighted=weight is not None, **vectors)
-    except minigr.MinigrError as exc:
-        if "did not converge" in str(exc):
-            raise nx.PowerIterationFailedConvergence(max_iter) from exc
-        raise
     return dict(zip(G.nodes, result.to_host().rank.tolist()))
+
+
+@networkx_function(checks=power_checks)
+def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
+    """Runs minigr.hits: (hubs, authorities), weighted by the edges' attribute "weight" (1
+    where missing), as networkx weighs them. Declines weights float32 does not hold, nstart
+    values that are negative or sum to 0, and graphs where minigr's power iteration does not
+    converge in max_iter iterations (networkx's ARPACK may)."""
+    if len(G) == 0:
+        return {}, {}
+    if len(G.src) == 0:
+        raise ZeroDivisionError("the graph has no edges")  # networkx divides by its 0 largest score too
+    vectors = {} if nstart is None else {"nstart": node_vector(G, nstart, "nstart")}
+    with converged(max_iter, networkx_iterates=False):
+        found = minigr.hits(G.minigr_graph("weight"), max_iter=max_iter, tol=tol, normalized=normalized,
+                            weighted=True, **vectors).to_host()
+    return dict(zip(G.nodes, found.hub.tolist())), dict(zip(G.nodes, found.authority.tolist()))

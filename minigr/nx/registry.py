@@ -7,6 +7,7 @@ This module imports neither networkx nor minigr's primitives: networkx reads the
 info while it starts up.
 """
 import ast
+import collections.abc
 import dataclasses
 import inspect
 import numbers
@@ -94,6 +95,13 @@ def declines(a):
         (callable(a.get("weight")), "weight functions are networkx's only"),
         (not optional_number(a.get("cutoff")), "cutoff is not a number (or is NaN, which networkx ignores)"),
     ]
+
+
+def nodes_checks(a, name):
+    """(declined, why) for argument `name`, a node, a collection of nodes or None as networkx takes."""
+    nodes = a[name]
+    return [(nodes is not None and nodes not in a["G"] and not isinstance(nodes, collections.abc.Collection),
+             f"{name} is neither a node nor a collection; networkx reports the error")]
 
 
 def optional_number(x):
