@@ -70,7 +70,7 @@ class PartitionedWCC(WCC):
         if self.n:
             self.hook_sampled()
             transform(self.n, self.roots)
-        self.label[:self.n] = self.part.global_ids
+        self.label[:self.n] = self.part.user_ids
         for _ in range(FIRST_ROUNDS):
             self.round()
         self.best.fill(0)
