@@ -408,3 +408,13 @@ def test_mpi_size_from_the_launchers_variables(monkeypatch):
     assert mpi_size() == 0  # one rank: nothing to bootstrap
     monkeypatch.setenv("SLURM_NTASKS", "4")
     assert mpi_size() == 4
+
+
+def test_wcc_on_parts_compiles_for_the_gpu():
+    """The GPU twins of every kernel WCC on parts launches compile with NVRTC (no GPU needed)."""
+    from minigr.transforms import launch
+    graph = load("grid:scale=8,seed=1", device="cpu")
+    with launch.compile_check("90") as compiled:
+        got = run_threads(graph, 2, "wcc")
+    assert numpy.array_equal(got.component, wcc(graph).component)
+    assert any("outbox" in source for source in compiled)
