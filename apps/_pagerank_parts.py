@@ -44,4 +44,4 @@ class PartitionedPageRank(PageRank):
 
     def reset(self, damping, tolerance, vectors, uniform):
         super().reset(damping, tolerance, vectors, uniform)
-        self.part.comm.allreduce(self.sums[1:2])
+        self.part.comm.allreduce(self.carried[0:1])

@@ -89,9 +89,10 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
         run.reset(source)
         levels, _ = run.run_loop(loop_mode(graph, loop), max(graph.num_vertices, 1))
     run.frontier.check_waiting()
-    _, edges = scan_transform(graph.num_vertices, Functor(REACHED_EDGES, filename="<bfs reached edges>",
-                                                          depth=run.depth, row_offsets=graph.row_offsets))
-    return Result({"depth": run.depth.copy(), "parent": run.parent.copy()}, levels, timer.ms, edges)
+    depth = run.depth.copy()
+    edges = Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets)
+    return Result({"depth": depth, "parent": run.parent.copy()}, levels, timer.ms,
+                  lambda: scan_transform(graph.num_vertices, edges)[1])
 
 
 class BFS(Problem):
@@ -113,6 +114,9 @@ class BFS(Problem):
         self.settings = dict(frontier=self.frontier.view, direction=self.direction, local=numpy.int64(n),
                              n=numpy.int64(n if vertices is None else vertices), alpha=numpy.int64(ALPHA),
                              beta=numpy.int64(BETA))
+        self.start = Functor(RESET, filename="<bfs reset>", depth=self.depth, parent=self.parent,
+                             direction=self.direction, row_offsets=graph.row_offsets, root=numpy.int32(0),
+                             edges=numpy.int64(graph.num_edges))
         self.start_loop(graph.device, self.level, self.next_level(), unroll=UNROLL)
 
     def level(self):
@@ -125,10 +129,7 @@ class BFS(Problem):
         return Functor(NEXT_LEVEL, filename="<bfs next level>", **self.settings)
 
     def reset(self, source):
-        graph = self.graph
-        transform(graph.num_vertices, Functor(RESET, filename="<bfs reset>", depth=self.depth, parent=self.parent,
-                                              direction=self.direction, row_offsets=graph.row_offsets,
-                                              root=numpy.int32(source), edges=numpy.int64(graph.num_edges)))
+        transform(self.graph.num_vertices, self.start.with_values(root=source))
         self.frontier.reset(source)
 
 

@@ -14,7 +14,7 @@ import numpy
 
 from minigr import validate
 from minigr.bench import primitives as bench
-from minigr.catalog import AT_LEAST_1, App, BenchCase, Option, System
+from minigr.catalog import ITERATIONS, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import advance
 from minigr.transforms import Functor, Partition, segreduce_transform, transform
@@ -60,8 +60,8 @@ def cdlp(graph, *, iterations=10, loop="device"):
     """Community label of every vertex (int32, a vertex id) after `iterations`
     rounds of Graphalytics' label propagation. loop: "device" or "host" (who
     decides each iteration)."""
-    if iterations < 1:
-        raise MinigrError(f"iterations must be at least 1, got {iterations!r}")
+    if not ITERATIONS[0](iterations):
+        raise MinigrError(f"iterations must be {ITERATIONS[1]}, got {iterations!r}")
     n = graph.num_vertices
     if n == 0:
         return Result({"label": graph.xp.zeros(0, dtype=numpy.int32)}, 0, 0.0, 0)
@@ -116,7 +116,7 @@ def check_cdlp(graph, label, iterations=10):
 APP = App(
     "cdlp", cdlp, "community detection by label propagation (LDBC Graphalytics): a label per vertex", ("label",),
     lambda graph, source, values, options: check_cdlp(graph, values["label"], **options),
-    options=(Option("iterations", int, 10, "label propagation rounds (default 10)", AT_LEAST_1),),
+    options=(Option("iterations", int, 10, "label propagation rounds (default 10)", ITERATIONS),),
     bench=(BenchCase("cdlp 10 iterations", "label", (
         System("CuPy composed (sort, run lengths, scatter_max)", "gpu", lambda i, trace=None: cdlp_cupy(i.graph, 10)),
         System("NumPy (CPU)", "cpu", lambda i, trace=None: cdlp_numpy(i.graph, 10), skip=bench.too_big(2_000_000))),

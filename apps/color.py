@@ -7,7 +7,6 @@ built first (neighbor_reduce counts each vertex's higher neighbours, advance
 lists them); then each round every undecided vertex looks at its higher
 neighbours and decides once no undecided one can still take its color (ECL-GC's
 shortcut; see color.h), a thread per vertex, or a warp for vertices with many."""
-import operator
 from pathlib import Path
 
 import numpy
@@ -18,6 +17,7 @@ from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
+from minigr.generators import SEEDS, seed_word
 from minigr.operators import advance, compute, neighbor_reduce
 from minigr.transforms import DeviceCount, Functor, transform
 from minigr.transforms.errors import MinigrError
@@ -129,7 +129,7 @@ class Coloring(Problem):
         """Priorities from the seed, the oriented graph, and the first round's vertices."""
         graph = self.graph
         compute(graph, None, Functor(PRIORITY, filename="<color priority>", row_offsets=graph.row_offsets,
-                                     priority=self.priority, seed=numpy.uint64(operator.index(seed) % 2**64)))
+                                     priority=self.priority, seed=seed_word(seed)))
         neighbor_reduce(graph, self.higher_op, out=self.higher, reduce="sum")
         self.dag_offsets[1:] = graph.xp.cumsum(self.higher, dtype=numpy.int64)
         self.listed.fill(0)
@@ -144,7 +144,8 @@ APP = App(
     "color", color, "graph coloring: a color per vertex, no edge joining equal colors", ("color",),
     lambda graph, source, values, options: validate.check_coloring(graph, values["color"]),
     options=(Option("seed", int, 0, "tie-break among vertices of equal degree: 0 the lower id, else a "
-                                    "random order from the seed (default 0)"),), needs="undirected",
+                                    "random order from the seed (default 0)", (lambda x: 0 <= x < 2**64, SEEDS)),),
+    needs="undirected",
     bench=(BenchCase("color", "color", (System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None:
                                                alt.color_cupy(i.graph.row_offsets, i.graph.col_indices)),
                                         System(GREEDY, "cpu", lambda i, trace=None: alt.color_greedy(i.graph))),

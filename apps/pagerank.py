@@ -1,6 +1,6 @@
 """PageRank, pulled through the in-neighbours: each iteration sums the rank
 shares of every vertex's in-neighbours with neighbor_reduce, then one pass
-updates the ranks and sums their change, another the dangling vertices' rank.
+updates the ranks and sums their change and the dangling vertices' rank.
 Dangling vertices spread their rank like personalization (uniform by
 default) and convergence is networkx's (L1 change < n * tol), so results
 match networkx.pagerank, with weights, personalization, nstart and dangling
@@ -10,27 +10,36 @@ import numpy
 from minigr import validate
 from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
-from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
+from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
-from minigr.transforms import Functor, Partition, segreduce_transform
+from minigr.transforms import Functor, Partition, segreduce_transform, transform
 from minigr.transforms.errors import MinigrError
 
 SHARE = "double operator()(int v, int u, long long edge) const { return share[u]; }"
 WEIGHTED_SHARE = "double operator()(int v, int u, long long edge) const { return share[u] * weights[edge]; }"
 OUT_WEIGHT = "double operator()(int v, int u, long long edge) const { return weights[edge]; }"
-# One vertex's new rank; returns its change. sums = [L1 change, dangling rank].
-UPDATE = """double operator()(long long v, long long, long long) const {
+# One vertex's new rank; its change and, dangling, its rank are summed into
+# sums = [L1 change, dangling rank] (made 0 by the step); carried[0] is the
+# dangling rank of the ranks it starts from (inverse_out is 0 for dangling vertices).
+UPDATE = """void operator()(long long v) const {
     const double damping = settings[0];
-    const double next = damping * (pulled[v] + sums[1] * dangling_weight[v]) + (1 - damping) * teleport[v];
-    const double change = fabs(next - rank[v]);
+    const double next = damping * (pulled[v] + carried[0] * dangling_weight[v]) + (1 - damping) * teleport[v];
+    minigr::aggregated_add(&sums[0], fabs(next - rank[v]));
     rank[v] = next;
     share[v] = next * inverse_out[v];
-    return change;
+    if (inverse_out[v] == 0) minigr::aggregated_add(&sums[1], next);
 }"""
 DANGLING_RANK = "double operator()(long long v, long long, long long) const { return is_dangling[v] * rank[v]; }"
-NOT_CONVERGED = "bool operator()() const { return sums[0] >= settings[1]; }"
+# After each iteration: carried = [dangling rank, L1 change] of its ranks, sums made 0 for the next.
+NOT_CONVERGED = """bool operator()() const {
+    const double change = sums[0];
+    carried[0] = sums[1];
+    carried[1] = change;
+    sums[0] = sums[1] = 0;
+    return change >= settings[1];
+}"""
 
 
 def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personalization=None, nstart=None,
@@ -57,8 +66,8 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
 def check_settings(damping, tol, max_iter):
     if not 0 < damping < 1:
         raise MinigrError(f"damping must lie strictly between 0 and 1, got {damping}")
-    if not tol > 0 or max_iter < 1:
-        raise MinigrError(f"tol must be positive and max_iter at least 1, got tol={tol}, max_iter={max_iter}")
+    if not tol > 0 or not ITERATIONS[0](max_iter):
+        raise MinigrError(f"tol must be positive and max_iter {ITERATIONS[1]}, got tol={tol}, max_iter={max_iter}")
 
 
 def iterate(run, graph, vectors, damping, tol, max_iter, loop):
@@ -69,7 +78,7 @@ def iterate(run, graph, vectors, damping, tol, max_iter, loop):
         run.reset(damping, n * tol, vectors, 1.0 / n)
         iterations, exhausted = run.run_loop(loop, max_iter)
     if exhausted:
-        change = float(run.sums[0])
+        change = float(run.carried[1])
         raise MinigrError(f"PageRank did not converge in {max_iter} iterations (L1 change {change:.3g}, "
                           f"needed < {n * tol:.3g}); raise max_iter or tol")
     return Result({"rank": run.rank[:run.owned].copy()}, iterations, timer.ms,
@@ -85,7 +94,7 @@ class PageRank(Problem):
         self.graph, self.owned = graph, n if owned is None else owned
         self.rank, self.share, self.pulled = (xp.empty(n) for _ in range(3))
         self.teleport, self.dangling_weight = xp.empty(n), xp.empty(n)
-        self.sums = xp.zeros(2)
+        self.sums, self.carried = xp.zeros(2), xp.zeros(2)
         self.settings = xp.zeros(2)  # [damping, tolerance]: set by reset, read by the functors
         if weighted:
             out_weight = neighbor_reduce(graph, Functor(OUT_WEIGHT, filename="<pagerank out weight>",
@@ -99,22 +108,18 @@ class PageRank(Problem):
         self.inverse_out = (1 - self.is_dangling) / xp.where(out_weight == 0, 1, out_weight)
         self.everything = Partition(xp.asarray(numpy.array([0, self.owned], dtype=numpy.int64)))
         self.update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pulled, sums=self.sums,
-                              rank=self.rank, share=self.share, inverse_out=self.inverse_out, teleport=self.teleport,
-                              dangling_weight=self.dangling_weight, settings=self.settings)
+                              carried=self.carried, rank=self.rank, share=self.share, inverse_out=self.inverse_out,
+                              teleport=self.teleport, dangling_weight=self.dangling_weight, settings=self.settings)
         self.dangling = Functor(DANGLING_RANK, filename="<pagerank dangling>", is_dangling=self.is_dangling,
                                 rank=self.rank)
         self.start_loop(graph.device, self.iteration,
                         Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
-                                settings=self.settings))
+                                carried=self.carried, settings=self.settings))
 
     def iteration(self):
         neighbor_reduce(self.graph, self.gather, direction="in", out=self.pulled)
-        self.over_owned(self.update, self.sums[0:1])
-        self.over_owned(self.dangling, self.sums[1:2])
+        transform(self.owned, self.update)
 
-    def over_owned(self, f, out):
-        """out[0] = the sum of f(v) over the owned vertices."""
-        segreduce_transform(self.everything.offsets, f, total=self.owned, partition=self.everything, out=out)
 
     def reset(self, damping, tolerance, vectors, uniform):
         """vectors: per-vertex arrays (or None: `uniform` everywhere)."""
@@ -127,7 +132,9 @@ class PageRank(Problem):
             else:
                 array[...] = given
         self.graph.xp.multiply(self.rank, self.inverse_out, out=self.share)
-        self.over_owned(self.dangling, self.sums[1:2])
+        self.sums.fill(0)
+        segreduce_transform(self.everything.offsets, self.dangling, total=self.owned, partition=self.everything,
+                            out=self.carried[0:1])
 
 
 def _bench_case(label, tol, max_iter):
@@ -148,7 +155,7 @@ APP = App(
     options=(Option("damping", float, 0.85, "damping factor, in (0, 1) (default 0.85)",
                     (lambda x: 0 < x < 1, "between 0 and 1, exclusive")),
              Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
-             Option("max_iter", int, 100, "most iterations (default 100)", AT_LEAST_1)),
+             Option("max_iter", int, 100, "most iterations (default 100)", ITERATIONS)),
     variants=({"weighted": False}, {"weighted": True}), partitioned="_pagerank_parts",
     # tol=inf stops after the first iteration; "to convergence" is networkx's criterion at tol 1e-9
     bench=(_bench_case("pagerank 1 iteration", numpy.inf, 1), _bench_case("pagerank tol 1e-09", 1e-9, 1000)))

@@ -49,8 +49,9 @@ UNROLL = 4  # iterations per iteration of the device loop: one with empty bucket
 # The parent of v: its smallest in-neighbour on a shortest path (with weights
 # above 0 it is closer to the source, so parents form a tree).
 PARENT = """int operator()(int v, int u, long long edge) const {
-    return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : 2147483647;
+    return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
+SMALLEST_FOUND = "a < 0 ? b : b < 0 ? a : a < b ? a : b"  # the smaller parent where both are found (not -1)
 # A run's start: the source at 0, reached before any iteration; the rest unreached.
 RESET = """void operator()(long long v) const {
     dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
@@ -83,10 +84,8 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     "host" (who decides each iteration) or "auto" (by the graph, see
     minigr.enactor.loop_mode)."""
     source = check_source(graph, source)
-    check_weights(graph, "SSSP")
-    largest = float(graph.weights.max()) if graph.num_edges else 0.0
-    return settle(problem(graph, ("sssp",), lambda: SSSP(graph)), graph, source,
-                   bucket_delta(delta, largest, graph.num_vertices, graph.num_edges), loop)
+    run = problem(graph, ("sssp",), lambda: SSSP(graph))
+    return settle(run, graph, source, bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), loop)
 
 
 def settle(run, graph, source, delta, loop):
@@ -104,9 +103,9 @@ def settle(run, graph, source, delta, loop):
     run.near.check_waiting()
     run.far.check_waiting()
     owned = run.owned
-    dist = run.dist[:owned]
-    edges = int(run.graph.out_degrees()[:owned][run.graph.xp.isfinite(dist)].sum())
-    return Result({"distance": dist.copy(), "parent": parent[:owned]}, iterations, timer.ms, edges)
+    distance, graph = run.dist[:owned].copy(), run.graph
+    return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
+                  lambda: int(graph.out_degrees()[:owned][graph.xp.isfinite(distance)].sum()))
 
 
 class SSSP(Problem):
@@ -116,13 +115,17 @@ class SSSP(Problem):
         xp, n = graph.xp, graph.num_vertices
         self.graph, self.owned = graph, n
         self.dist = xp.empty(n, dtype=numpy.float32)
-        self.zero_weights = graph.num_edges > 0 and float(graph.weights.min()) == 0
+        check_weights(graph, "SSSP")  # the weights' range, read once per graph
+        lowest, self.largest = (float(graph.weights.min()), float(graph.weights.max())) if graph.num_edges else (1, 0)
+        self.zero_weights = lowest == 0
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
         self.bucket = xp.zeros(3, dtype=numpy.float64)  # [threshold, delta, far_min]: set by each call
         self.relax = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
                              weights=graph.weights, threshold=self.bucket[0:1],
                              far_min=self.bucket[2:3], far=self.far.view)
+        self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket,
+                             delta=numpy.float64(1), root=numpy.int32(0))
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
                                 far_min=self.bucket[2:3])
         self.start_loop(graph.device, self.iteration, self.next_bucket(), unroll=UNROLL)
@@ -138,8 +141,7 @@ class SSSP(Problem):
 
     def reset(self, source, delta):
         """source: a vertex id of this graph, or None (a part without it)."""
-        transform(self.graph.num_vertices, Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket, delta=numpy.float64(delta),
-                                                   root=numpy.int32(-1 if source is None else source)))
+        transform(self.graph.num_vertices, self.start.with_values(root=-1 if source is None else source, delta=delta))
         self.near.reset(() if source is None else source)
         self.far.reset()
 
@@ -160,9 +162,8 @@ class SSSP(Problem):
 
     def in_parents(self):
         """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1."""
-        parent = neighbor_reduce(self.graph, self.parent, direction="in", reduce="min", dtype=numpy.int32)
-        parent[parent == numpy.iinfo(numpy.int32).max] = -1
-        return parent
+        return neighbor_reduce(self.graph, self.parent, direction="in", reduce=SMALLEST_FOUND, identity=-1,
+                               dtype=numpy.int32)
 
 
 def bucket_delta(delta, largest, num_vertices, num_edges):

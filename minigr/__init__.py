@@ -5,7 +5,7 @@
     result.depth, result.parent, result.ms    # CuPy arrays on the GPU, NumPy on the CPU
 
 Names are imported on first use, so `import minigr` stays cheap: networkx imports
-it at its own start-up to read the backend's info (see minigr.nxinfo).
+it at its own start-up to read the backend's info (see minigr.nx.registry).
 """
 import importlib
 

@@ -2,6 +2,8 @@
 
 Graph building and the generators run the same code on both, so the CPU tests exercise the
 GPU path's logic and both devices give bit-identical results."""
+import resource
+
 import numpy as np
 
 from .transforms.backend import array_module
@@ -77,3 +79,36 @@ def segments(xp, counts):
     else:
         segment = xp.searchsorted(ends, xp.arange(total, dtype=np.int64), side="right")
     return segment, xp.arange(total, dtype=np.int64) - (ends - counts)[segment]
+
+
+def check_room(nbytes, device, what):
+    """A MemoryError, before anything is allocated, when `what` needs about `nbytes` and
+    `device` has less free: on the host an allocation past the memory there ends in the
+    kernel killing the process, with no message. Free on the host: its available memory,
+    within the process's address-space limit (ulimit -v); on a GPU: its free memory and
+    CuPy's pool's. Nothing is checked where that is unknown."""
+    free = _free_bytes(device)
+    if free is not None and nbytes > free:
+        raise MemoryError(f"{what} needs about {nbytes / 1e9:.3g} GB and the {device.upper()} has "
+                          f"{max(free, 0) / 1e9:.3g} GB free")
+
+
+def _free_bytes(device):
+    if device == "gpu":
+        import cupy
+        return cupy.cuda.Device().mem_info[0] + cupy.get_default_memory_pool().free_bytes()
+    free = _proc_kilobytes("/proc/meminfo", "MemAvailable:")
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    mapped = _proc_kilobytes("/proc/self/status", "VmSize:")
+    if free is not None and limit != resource.RLIM_INFINITY and mapped is not None:
+        free = min(free, limit - mapped)
+    return free
+
+
+def _proc_kilobytes(path, key):
+    """The size in bytes on the line of a /proc file that starts with `key` ("... kB"), or None."""
+    try:
+        with open(path) as f:
+            return next((int(line.split()[1]) * 1024 for line in f if line.startswith(key)), None)
+    except OSError:
+        return None

@@ -4,6 +4,7 @@ top-level functions (minigr.bfs, ...), validation, the benchmarks and doctor
 need to know of it: its options, result columns, reference check, the
 variants doctor runs and the alternatives the bench compares it with. So
 adding a primitive touches its own file and its tests, nothing else."""
+import argparse
 import collections
 import dataclasses
 import functools
@@ -25,7 +26,45 @@ from .transforms.errors import MinigrError
 System = collections.namedtuple("System", "name device run traced skip once", defaults=(False, None, False))
 # Limits shared by options: (test, what the value must be).
 POSITIVE = (lambda x: math.isfinite(x) and x > 0, "a positive number")
-AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
+ITERATIONS = (lambda x: 1 <= x < 2**31, "from 1 to 2^31 - 1")  # a loop's iteration counter is 32-bit
+
+
+
+def vertex_ids(text):
+    """The CLI's text of vertex ids, "3,8,12", as a list of ints."""
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected vertex ids separated by commas (3,8,12), got {text!r}") from None
+
+
+def vertex_pairs(text):
+    """The CLI's text of vertex pairs, "0-1,2-7", as a list of (int, int)."""
+    try:
+        pairs = [tuple(int(x) for x in pair.split("-")) for pair in text.split(",")] if text else []
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError
+        return pairs
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected pairs of vertex ids like 0-1,2-7, got {text!r}") from None
+
+
+def _integers(value, shape):
+    """Whether value is an array or nested sequence of integers (NumPy or CuPy) of
+    `shape`, where None stands for any length."""
+    if isinstance(value, (str, bytes, bool)) or not hasattr(value, "__len__"):
+        return False
+    try:
+        array = value if hasattr(value, "__cuda_array_interface__") else numpy.asarray(value)
+    except ValueError:  # ragged
+        return False
+    fits = len(array.shape) == len(shape) and all(w is None or w == s for w, s in zip(shape, array.shape))
+    return fits and (array.dtype.kind in "iu" or array.size == 0)
+
+
+# List-valued options (kind: vertex_ids or vertex_pairs; checked against the graph by the app).
+IDS = (lambda x: _integers(x, (None,)) and len(x) > 0, "a non-empty list of vertex ids")
+PAIRS = (lambda x: _integers(x, (None, 2)) or _integers(x, (0,)), "a list of vertex pairs (u, v)")
 
 KINDS = {bool: ((bool, numpy.bool_), "True or False"), int: (numbers.Integral, "an integer"),
          float: (numbers.Real, "a number")}
@@ -49,7 +88,8 @@ class Option:
         return "--" + "-".join(self.name.split("_"))
 
     def check(self, value, label=None):
-        """value, or a MinigrError naming the option (label: as the user wrote it)."""
+        """value (a NumPy scalar as the Python number it holds: the apps take Python's), or a
+        MinigrError naming the option (label: as the user wrote it)."""
         if value is None and self.default is None:
             return value
         if self.kind in KINDS:
@@ -58,7 +98,7 @@ class Option:
                 raise MinigrError(f"{label or self.name} must be {what}, got {value!r}")
         if self.valid and not self.valid[0](value):
             raise MinigrError(f"{label or self.name} must be {self.valid[1]}, got {value!r}")
-        return value
+        return value.item() if isinstance(value, numpy.generic) else value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,8 +127,11 @@ class App:
     """A primitive: run(graph, [source,] **options) -> enactor.Result.
     columns: the result arrays --output writes, in order. check(graph, source,
     values, options) -> "ok" or "FAILED: ...", an independent CPU reference.
-    needs: "weights" or "undirected", what the graph must have. variants:
-    option sets doctor runs once each on its sample graphs. bench: BenchCases.
+    needs: "weights" or "undirected", what the graph must have. rows:
+    "vertex" (each column holds a value per vertex; --output puts the vertex
+    first) or "edge" (a row per edge or pair, columns naming its ends among
+    them). variants: option sets doctor runs once each on its sample graphs.
+    bench: BenchCases.
     partitioned: the private module of minigr.apps holding its form on a
     graph split over ranks (see on_parts); "" where it has none."""
     name: str
@@ -98,6 +141,7 @@ class App:
     check: callable
     options: tuple = ()
     needs: str = ""
+    rows: str = "vertex"
     variants: tuple = ({},)
     bench: tuple = ()
     partitioned: str = ""
@@ -123,11 +167,13 @@ class App:
         return importlib.import_module(f"{__package__}.apps.{self.partitioned}").run
 
     def check_options(self, options, cli=False):
-        """The options checked (type and limits), before any work; names as --flags for the CLI."""
+        """The options checked (type and limits), before any work, as Option.check returns them;
+        names as --flags for the CLI."""
+        checked = dict(options)
         for option in self.options:
             if option.name in options:
-                option.check(options[option.name], option.flag if cli else None)
-        return options
+                checked[option.name] = option.check(options[option.name], option.flag if cli else None)
+        return checked
 
 
 def apps():

@@ -1,11 +1,14 @@
 """The `minigr` command. User mistakes end in a one-line message and a non-zero
 exit code, never a traceback."""
 import argparse
+import errno
 import functools
 import json
 import os
+import stat
 import statistics
 import sys
+import tempfile
 
 import numpy as np
 
@@ -51,7 +54,15 @@ def parser():
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()  # a closed or full stdout shows here, while a message can still be given
+        return status
+    except OSError as exc:
+        if exc.errno not in (errno.EPIPE, errno.ENOSPC) or exc.filename is not None:
+            raise
+        _stdout_to_nowhere()
+        print(f"minigr: error: cannot write to stdout ({exc.strerror})", file=sys.stderr)
+        return 2
     except MinigrError as exc:
         print(f"minigr: error: {exc}", file=sys.stderr)
         return 2
@@ -61,6 +72,15 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("minigr: interrupted", file=sys.stderr)
         return 130
+
+
+def _stdout_to_nowhere():
+    """Point stdout's file at /dev/null, so that what is left in its buffer is not written
+    again (and fails again, with a traceback) when Python exits."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # a stdout with no file descriptor (under a test's capture)
+        pass
 
 
 def _add_primitive(commands, app):
@@ -91,8 +111,9 @@ def _add_primitive(commands, app):
                             "the fewest border vertices (auto: the user's, RCM's or METIS's; default auto)")
     group = p.add_argument_group(f"{app.name} options")
     for option in app.options:
-        if option.kind is bool:
-            group.add_argument(option.flag, action="store_true", help=option.help)
+        if option.kind is bool:  # --no-NAME too where it is on by default
+            group.add_argument(option.flag, action=argparse.BooleanOptionalAction if option.default else "store_true",
+                               default=option.default, help=option.help)
         else:
             group.add_argument(option.flag, type=option.kind, default=option.default, help=option.help)
     load = p.add_argument_group("loading the graph (see minigr.load)")
@@ -176,8 +197,8 @@ def _report_run(record, i, args):
 
 def _finish(app, records, result, facts, args):
     """Writes --output and the summary; 1 when a validation failed."""
-    if args.output:
-        _write_output(args.output, app.columns, result.values)
+    if args.output is not None:
+        _write_output(args.output, app.columns, result.values, app.rows == "vertex")
     if not args.json:
         _summary(records, facts, args)
     return 1 if any((r["validation"] or "").startswith("FAILED") for r in records) else 0
@@ -208,7 +229,7 @@ def _check_numbers(app, options, args):
     if getattr(args, "gpus", None) is not None and args.gpus < 1:
         raise MinigrError(f"--gpus must be at least 1, got {args.gpus}")
     app.check_options(options, cli=True)
-    if args.output:
+    if args.output is not None:
         _check_writable(args.output)
 
 
@@ -283,24 +304,102 @@ def _summary(records, facts, args):
 
 
 def _check_writable(path):
-    """Refuse an --output path whose folder is missing or which is a folder, before any work."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
+    """Refuse an --output path that cannot be written, before any work: an empty name, a
+    folder, a missing or read-only folder (tried with a temporary file), a special file
+    (/dev/null, a FIFO) not writable."""
+    if not path:
+        raise MinigrError("--output needs a file name, got an empty one")
+    if _standard_stream(path):
+        return
+    target = _output_target(path)
+    if os.path.isdir(target):
         raise MinigrError(f"--output {path} is a folder; give a file name")
+    if os.path.exists(target) and not os.path.isfile(target):
+        if not os.access(target, os.W_OK):
+            raise MinigrError(f"--output {path}: {target} is a special file you cannot write")
+        return
+    folder = os.path.dirname(target)
     if not os.path.isdir(folder):
         raise MinigrError(f"--output {path}: the folder {folder} does not exist")
-
-
-def _write_output(path, columns, values):
-    """Per-vertex results as text ("vertex col..." header, one line per vertex), written to a
-    temporary file beside `path` and renamed into place: a failure never leaves a partial
-    file nor harms an existing one."""
-    arrays = [to_host(values[c]) for c in columns]
-    table = np.column_stack([np.arange(len(arrays[0]))] + arrays)
-    formats = ["%d"] + ["%.9g" if a.dtype == np.float32 else "%.17g" if a.dtype.kind == "f" else "%d"
-                        for a in arrays]  # floats with the digits that read back exactly
     try:
-        write_atomically(path, lambda f: np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) + columns),
-                                                    comments=""), mode="w")
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".minigr-output-check.")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise MinigrError(f"--output {path}: cannot write in the folder {folder} ({exc.strerror or exc})") from None
+
+
+def _output_target(path):
+    """The file --output writes: a link's target (links are written through), else `path`."""
+    return os.path.realpath(path) if os.path.islink(path) else os.path.abspath(path)
+
+
+def _write_output(path, columns, values, per_vertex):
+    """Results as text (a header "vertex col..." or, for rows of edges or pairs, "col...",
+    then a line per row). A regular file is written to a temporary file beside it and
+    renamed into place, keeping an existing file's mode: a failure never leaves a partial
+    file nor harms an existing one. A link is written through; a special file (/dev/null,
+    a FIFO with a reader) is written in place, and the file stdout or stderr writes to
+    (/dev/stdout) through that stream."""
+    arrays = [to_host(values[c]) for c in columns]
+    index = [np.arange(len(arrays[0]))] if per_vertex else []
+    table = np.column_stack(index + arrays)
+    formats = ["%d"] * len(index) + ["%.9g" if a.dtype == np.float32 else "%.17g" if a.dtype.kind == "f" else "%d"
+                        for a in arrays]  # floats with the digits that read back exactly
+
+    def write(f):
+        np.savetxt(f, table, fmt=formats, header=" ".join(("vertex",) * per_vertex + columns), comments="")
+    target = _output_target(path)
+    try:
+        if stream := _standard_stream(path):
+            write(stream)
+            stream.flush()
+        elif os.path.exists(target) and not os.path.isfile(target):
+            with _open_special(target, path) as f:
+                write(f)
+        else:
+            write_atomically(target, write, mode="w", permissions=_permissions(target))
     except OSError as exc:
         raise MinigrError(f"--output {path}: cannot write it ({exc.strerror or exc})") from None
+
+
+def _standard_stream(path):
+    """sys.stdout or sys.stderr when `path` is the file it writes to (/dev/stdout, or the
+    file the shell redirected it to), so that --output goes after what was written there;
+    else None."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            own = os.fstat(stream.fileno())
+        except (OSError, ValueError):  # a stream with no file descriptor (under a test's capture)
+            continue
+        if (own.st_dev, own.st_ino) == (info.st_dev, info.st_ino):
+            return stream
+    return None
+
+
+def _open_special(target, path):
+    """A special file open for writing text; a FIFO that no process reads is a MinigrError
+    (opened without waiting: its open would block until a reader came)."""
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise MinigrError(f"--output {path}: a FIFO that no process reads; start its reader first") from None
+        raise
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "w")
+
+
+def _permissions(target):
+    """The mode bits --output gives `target`: an existing file's own, else those a new file
+    gets under the umask."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -1,11 +1,17 @@
 """What every primitive shares: its result type, the timer of its run, and the
 cache of its buffers and loop per graph, so that the loop's CUDA graph is
 captured once per graph and primitive and relaunched by later calls."""
+import collections.abc
 import dataclasses
+import numbers
+import operator
 import time
+
+import numpy
 
 from .transforms.errors import MinigrError
 from .transforms.loop import Loop
+
 
 @dataclasses.dataclass
 class Result:
@@ -13,8 +19,15 @@ class Result:
     values: dict            # name -> array, e.g. {"depth": ..., "parent": ...}
     iterations: int
     ms: float               # elapsed time of the run: CUDA events on the GPU, a host clock on the CPU
-    edges_visited: int      # edges the operators touched (for MTEPS)
+    edges: object           # edges the operators touched (for MTEPS): an int, or a function counting them
     extra: dict = dataclasses.field(default_factory=dict)  # e.g. {"num_colors": 7}
+
+    @property
+    def edges_visited(self):
+        """Edges the operators touched; counted when first asked where that waits for the GPU."""
+        if callable(self.edges):
+            self.edges = self.edges()
+        return self.edges
 
     def __getattr__(self, name):
         """The arrays and extras by name: result.depth, result.rank, result.num_colors."""
@@ -85,9 +98,13 @@ def loop_mode(graph, loop):
 def check_source(graph, source, what="source", where="the graph"):
     """The source vertex as an int, or a MinigrError saying the valid range
     (what: the parameter as the user wrote it; where: the graph, as named to them)."""
-    if isinstance(source, bool) or not isinstance(source, int) and not hasattr(source, "__index__"):
-        raise MinigrError(f"{what} must be a vertex id, got {source!r}")
-    source, n = int(source), graph.num_vertices
+    try:
+        if isinstance(source, (bool, numpy.bool_)):
+            raise TypeError
+        source = operator.index(source)  # an int, a NumPy integer or a 0-d integer array; not [1]
+    except TypeError:
+        raise MinigrError(f"{what} must be a vertex id, got {source!r}") from None
+    n = graph.num_vertices
     if not 0 <= source < n:
         ids = f"ids 0 to {n - 1}" if n else "no ids at all"
         raise MinigrError(f"{what} {source} is out of range: {where} has {n} vertices ({ids})")
@@ -103,24 +120,50 @@ def check_weights(graph, what):
         raise MinigrError(f"{what} needs non-negative weights; this graph has negative ones")
 
 
-def distribution(graph, name, value):
-    """A per-vertex array (NumPy or CuPy) on the graph's device, normalized to sum
-    1, or None for None; a MinigrError naming it when it is not one."""
+def per_vertex(graph, name, value):
+    """A per-vertex array (NumPy or CuPy; or networkx's form, a dict {vertex: value}, 0 where
+    missing) as float64 on the graph's device, or None for None; a MinigrError naming it when
+    it has the wrong shape."""
     if value is None:
         return None
+    if isinstance(value, collections.abc.Mapping):
+        value = _dense(name, value, graph.num_vertices)
     array = graph.xp.asarray(value, dtype="float64")
     if array.shape != (graph.num_vertices,):
         raise MinigrError(f"{name} must have one entry per vertex ({graph.num_vertices}), got shape {array.shape}")
+    return array
+
+
+def distribution(graph, name, value):
+    """A per-vertex array (NumPy or CuPy) on the graph's device, normalized to sum
+    1, or None for None; a MinigrError naming it when it is not one."""
+    array = per_vertex(graph, name, value)
+    if array is None:
+        return None
     total = float(array.sum())
     if not total < float("inf") or float(array.min()) < 0 or total <= 0:
         raise MinigrError(f"{name} must be finite and non-negative with a positive sum")
     return array / total
 
 
+def _dense(name, values, n):
+    """A dict {vertex: value} as a NumPy array of n values, 0 where missing."""
+    array = numpy.zeros(n)
+    for vertex, value in values.items():
+        if not (isinstance(vertex, numbers.Integral) and 0 <= vertex < n):
+            raise MinigrError(f"{name}: {vertex!r} is not a vertex id (0..{n - 1})")
+        if not isinstance(value, numbers.Real):
+            raise MinigrError(f"{name}: the value of vertex {vertex} is not a real number, got {value!r}")
+        array[vertex] = value
+    return array
+
+
 def problem(graph, key, make):
     """The Problem that make() builds, once per graph and key (a primitive's
-    name and the options that shape its loop); kept with the graph. The
-    transpose is made first, since a loop captured on the device may not allocate."""
+    name and the options that shape its loop); kept with the graph, so one
+    run at a time may use it: callers that may share a graph between threads
+    hold graph.lock for the run (as minigr.bfs, ... do). The transpose is made
+    first, since a loop captured on the device may not allocate."""
     found = graph.problems.get(key)
     if found is None:
         graph.reverse()
@@ -129,4 +172,4 @@ def problem(graph, key, make):
 
 
 __all__ = ["Loop", "Problem", "Result", "Timer", "check_source", "check_weights", "distribution", "loop_mode",
-           "problem"]
+           "per_vertex", "problem"]

@@ -2,7 +2,8 @@
 being built, on one device, in buffers that live as long as the frontier.
 Operators read the current level and append to the next; next_level() (or a
 loop's condition, on the device) makes the next level current. Its sizes stay
-on the device, so a loop over levels needs no host round trip."""
+on the device, so a loop over levels needs no host round trip. A frontier may
+keep its levels, for a backward pass that walks them again (previous_level)."""
 from pathlib import Path
 
 import numpy
@@ -12,29 +13,37 @@ from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
 
 HEADER = Path(__file__).parent / "operators" / "kernels" / "frontier.h"
-FIELDS, HEAD, END, TAIL, SIZE, EDGES, NEXT_EDGES, NUMBER, OVERFLOW = 8, 0, 1, 2, 3, 4, 5, 6, 7
+FIELDS, HEAD, END, TAIL, SIZE, EDGES, NEXT_EDGES, NUMBER, OVERFLOW, LEVEL = 9, 0, 1, 2, 3, 4, 5, 6, 7, 8
 
 # The device view that operators and conditions capture (see frontier.h).
 _VIEW = """__device__ int vertex(long long i) const { return minigr::level_vertex(*this, i); }
 __device__ void append(int v, long long edges) const { minigr::append_vertex<%(edges)s>(*this, v, edges); }
 __device__ void append_unique(int v, long long edges) const { minigr::append_unique<%(edges)s>(*this, v, edges); }
 __device__ long long next_level() const { return minigr::next_level(*this); }
+__device__ long long previous_level() const { return minigr::previous_level(*this); }
+__device__ long long level() const { return bounds[minigr::level::LEVEL] - 1; }
+__device__ long long kept_vertices() const { return bounds[minigr::level::END]; }
 __device__ void drop_level() const { minigr::drop_level(*this); }
 __device__ long long size() const { return bounds[minigr::level::SIZE]; }
 __device__ long long level_edges() const { return bounds[minigr::level::EDGES]; }
 __device__ long long appended() const { return bounds[minigr::level::TAIL] - bounds[minigr::level::END]; }
 __device__ long long appended_edges() const { return bounds[minigr::level::NEXT_EDGES]; }"""
 _NEXT_LEVEL = "void operator()(long long) const { frontier.next_level(); }"
+_PREVIOUS_LEVEL = "void operator()(long long) const { frontier.previous_level(); }"
 _NOT_EMPTY = "bool operator()() const { return frontier.next_level() > 0; }"
 _SEED = "void operator()(long long i) const { frontier.append_unique(ids[i], 0); }"
-_SEED_ONE = "void operator()(long long) const { frontier.append_unique(v, 0); }"
 # Functors rather than CuPy calls, which CuPy would compile on first use (0.1 s each on an H100).
 _UNSTAMPED = "void operator()(long long v) const { stamps[v] = -1; }"
-# Empty levels, and a new level number, so that no stamp matches.
+# Empty levels, and a new level number, so that no stamp matches; with
+# `one` (a vertex, or -1 for none) that vertex alone is made the current level.
 _RESET = """void operator()(long long) const {
+    int64_t* bounds = frontier.bounds;
     const long long number = bounds[minigr::level::NUMBER] + 1;
     for (int field = 0; field < minigr::level::FIELDS; ++field) bounds[field] = 0;
     bounds[minigr::level::NUMBER] = number;
+    if (one < 0) return;
+    frontier.append_unique(one, 0);
+    frontier.next_level();
 }"""
 
 
@@ -42,9 +51,13 @@ class Frontier:
     """Vertex ids in [0, num_vertices): a ring of `capacity` ids (default twice
     the vertex count, enough for a level and the next when each holds a vertex
     at most once; unique appends ensure that). edges: keep the out-edge count
-    of each level (what advance appends says it), for direction choices."""
+    of each level (what advance appends says it), for direction choices.
+    levels: keep up to that many levels since the reset, their room never
+    reused (capacity must then hold them all), so that previous_level() can
+    walk them back; on the device, level() is the current one's number and
+    kept_vertices() counts the vertices of the levels up to it. 0: a ring."""
 
-    def __init__(self, num_vertices, device=None, capacity=None, edges=False):
+    def __init__(self, num_vertices, device=None, capacity=None, edges=False, levels=0):
         self.num_vertices = int(num_vertices)
         self.device = resolve_device(device)
         self.xp = array_module(self.device)
@@ -53,10 +66,12 @@ class Frontier:
         self.stamps = self.xp.empty(max(self.num_vertices, 1), dtype=numpy.int32)
         transform(len(self.stamps), Functor(_UNSTAMPED, filename="<frontier unstamped>", stamps=self.stamps))
         self.bounds = self.xp.zeros(FIELDS, dtype=numpy.int64)
+        self.levels = self.xp.zeros(int(levels) + 1, dtype=numpy.int64)  # where each kept level starts
         self.view = Functor(_VIEW % {"edges": "true" if edges else "false"}, filename="<frontier>",
                             headers=(HEADER,), ids=self.ids, bounds=self.bounds, stamps=self.stamps,
-                            capacity=numpy.int64(self.capacity))
+                            capacity=numpy.int64(self.capacity), levels=self.levels, kept=numpy.int64(levels))
         self.size = DeviceCount(self.bounds, min(self.capacity, max(self.num_vertices, 1)), SIZE, stable=True)
+        self._reset = Functor(_RESET, filename="<frontier reset>", frontier=self.view, one=numpy.int32(-1))
 
     @classmethod
     def from_ids(cls, ids, num_vertices, device=None, capacity=None):
@@ -67,25 +82,34 @@ class Frontier:
 
     def reset(self, ids=()):
         """Makes `ids` (one vertex, or an array of them; checked to be in range;
-        duplicates dropped) the current level, with an empty next one. One
-        vertex needs no copy to the device."""
+        duplicates dropped) the current level, level 0, with an empty next one.
+        One vertex needs no copy to the device. Without ids, the frontier is
+        empty and no level current yet: what is appended becomes level 0 at
+        the next next_level() (seeds appended on the device)."""
         one = isinstance(ids, (int, numpy.integer))
         on_device = type(ids).__module__.startswith("cupy")  # checked there, then read
         checked = ids.ravel() if on_device else numpy.asarray([ids] if one else ids).ravel()
         if len(checked) and (int(checked.min()) < 0 or int(checked.max()) >= self.num_vertices):
             raise MinigrError(f"frontier ids must be in [0, {self.num_vertices}), got "
                               f"{int(checked.min())}..{int(checked.max())}")
-        transform(1, Functor(_RESET, filename="<frontier reset>", headers=(HEADER,), bounds=self.bounds))
-        if one:
-            transform(1, Functor(_SEED_ONE, filename="<frontier seed>", frontier=self.view, v=numpy.int32(ids)))
-        else:
-            ids = self.xp.asarray(checked, dtype=numpy.int32)
-            transform(len(ids), Functor(_SEED, filename="<frontier seed>", frontier=self.view, ids=ids))
+        if one:  # one launch
+            transform(1, self._reset.with_values(one=ids))
+            return
+        transform(1, self._reset)
+        if not len(checked):
+            return
+        ids = self.xp.asarray(checked, dtype=numpy.int32)
+        transform(len(ids), Functor(_SEED, filename="<frontier seed>", frontier=self.view, ids=ids))
         self.next_level()
 
     def next_level(self):
         """Makes the appended vertices the current level (a one-thread kernel)."""
         transform(1, Functor(_NEXT_LEVEL, filename="<next level>", frontier=self.view))
+
+    def previous_level(self):
+        """Makes the level before the current one current again (a frontier
+        keeping its levels; an empty level where there is none): a one-thread kernel."""
+        transform(1, Functor(_PREVIOUS_LEVEL, filename="<previous level>", frontier=self.view))
 
     def not_empty(self):
         """A loop condition: makes the next level current and holds if it has vertices."""
@@ -106,8 +130,9 @@ class Frontier:
     def check_waiting(self):
         """Raises if an append ever found the ring full (the results are then void): waits."""
         if int(self.bounds[OVERFLOW]):
-            raise MinigrError(f"a frontier of capacity {self.capacity} overflowed: a level and the next held "
-                              "more vertices than that; pass a larger capacity, or append each vertex once a level")
+            raise MinigrError(f"a frontier of capacity {self.capacity} overflowed: a level and the next (or the "
+                              "levels it keeps) held more vertices than that, or it kept more levels than it "
+                              "may; pass a larger capacity, or append each vertex once a level")
 
     def __repr__(self):
         return f"Frontier(num_vertices={self.num_vertices}, capacity={self.capacity}, device={self.device!r})"

@@ -11,13 +11,14 @@ bit-identical graphs for a spec and seed, and work can be cut into chunks freely
 this version the host drew from NumPy's Generator and used cKDTree, which the GPU cannot
 reproduce: the same spec now gives another graph.)"""
 import math
+import numbers
 import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .arrays import segments
-from .graph import Graph
+from .arrays import check_room, segments
+from .graph import Graph, build_bytes
 from .transforms import Functor, transform
 from .transforms.backend import array_module, resolve_device
 from .transforms.errors import MinigrError
@@ -74,6 +75,8 @@ def kronecker(scale, edge_factor=16, seed=1, *, weights=None, weight_seed=0, dev
     device = resolve_device(device)
     xp = array_module(device)
     n, make, count = _kronecker_pairs(xp, scale, edge_factor, seed)
+    check_room(16 * count + build_bytes(n, count, False, True), device,
+               f"a Kronecker graph of {n} vertices and {count} generated edges")
     src, dst = _concatenate(xp, _in_chunks(xp, make, count))
     return _undirected(xp, src, dst, n, weights, weight_seed, device)
 
@@ -85,7 +88,7 @@ def _kronecker_pairs(xp, scale, edge_factor, seed):
     if edge_factor < 0:
         raise MinigrError(f"edge_factor must be >= 0, got {edge_factor}")
     captures = dict(perm=_permutation(xp, n, seed), quadrant_bits=xp.asarray(_QUADRANT_BITS),
-                    scale=np.int32(scale), seed=_word(seed), level_stream=np.uint64(KRONECKER_LEVELS))
+                    scale=np.int32(scale), seed=seed_word(seed), level_stream=np.uint64(KRONECKER_LEVELS))
 
     def make(start, stop):
         src, dst = xp.empty(stop - start, np.int64), xp.empty(stop - start, np.int64)
@@ -211,7 +214,7 @@ def pair_weights(xp, src, dst, seed):
     """random_weights' weight of each edge src[i] -> dst[i] (float32)."""
     weights = xp.empty(len(src), np.float32)
     transform(len(src), Functor(PAIR_WEIGHT, filename="<pair weight>", src=src, dst=dst, weights=weights,
-                                seed=_word(seed), weight_max=np.uint64(WEIGHT_MAX)))
+                                seed=seed_word(seed), weight_max=np.uint64(WEIGHT_MAX)))
     return weights
 
 
@@ -219,14 +222,20 @@ def random_words(xp, seed, stream, start, stop):
     """Words start..stop-1 (uint64) of random stream `stream` of `seed`: splitmix64's
     sequence, word i = mix(state + (i + 1) * increment), from state = mix(mix(seed) ^ stream)."""
     out = xp.empty(stop - start, np.uint64)
-    transform(stop - start, Functor(WORDS, filename="<random words>", out=out, seed=_word(seed),
+    transform(stop - start, Functor(WORDS, filename="<random words>", out=out, seed=seed_word(seed),
                                     stream=np.uint64(stream), start=np.int64(start)))
     return out
 
 
-def _word(seed):
-    """A seed (any Python int) as the uint64 it stands for: itself modulo 2^64."""
-    return np.uint64(seed % (1 << 64))
+SEEDS = "an integer from 0 to 2^64 - 1"
+
+
+def seed_word(seed, name="seed"):
+    """A seed as the uint64 the random streams start from; MinigrError for anything but an
+    integer in 0..2^64-1 (wrapping others onto those would make two seeds one silently)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or not 0 <= seed < 1 << 64:
+        raise MinigrError(f"{name} must be {SEEDS}, got {seed!r}")
+    return np.uint64(seed)
 
 
 def _permutation(xp, n, seed):

@@ -1,9 +1,11 @@
 """Graph: a CSR adjacency on one device, with a transpose built on demand."""
 import contextlib
+import numbers
+import threading
 
 import numpy as np
 
-from .arrays import from_any, on_device, sort, to_host
+from .arrays import check_room, from_any, on_device, sort, to_host
 from .transforms import Functor, compact_transform, lbs_transform, transform
 from .transforms.api import Partition
 from .transforms.backend import array_module, resolve_device
@@ -54,7 +56,8 @@ class Graph:
 
     row_offsets is int64 (length V + 1), col_indices int32, weights float32 or None.
     All arrays live on `device` ("gpu": CuPy, "cpu": NumPy); `xp` is that array module;
-    `gpu` is the id of the GPU that holds them (None on the CPU).
+    `gpu` is the id of the GPU that holds them (None on the CPU). `lock`: the primitives
+    (minigr.bfs, ...) hold it for their run, so threads may share a graph.
     An undirected graph stores every edge in both directions.
     """
 
@@ -67,8 +70,9 @@ class Graph:
         self.weights = on_device(weights, device)
         self.gpu = self.row_offsets.device.id if device == "gpu" else None
         self.directed = bool(directed)
-        self._reverse = None
+        self._reverse = self._vertex_partition = None
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
+        self.lock = threading.RLock()  # held by a primitive's run, which uses those buffers
         # What operators look up on every call, made now: inside a loop captured on
         # the device, nothing may wait for the GPU or allocate.
         with self.on_its_gpu():
@@ -110,6 +114,34 @@ class Graph:
         expanded to one entry per edge."""
         return _edge_rows(self.xp, self.row_offsets, self.num_edges, self.row_partition)
 
+    def simple(self, self_loops=True):
+        """This graph with one copy of each stored edge (its smallest weight) and,
+        with self_loops=False, no edge from a vertex to itself: (graph, edge_map),
+        edge_map[e] being the simple graph's index of stored edge e (int64; -1
+        for a self-loop left out). For primitives that count a neighbour once."""
+        xp = self.xp
+        src, dst = self.edge_sources(), self.col_indices
+        first = xp.ones(self.num_edges, dtype=bool)  # copies of an edge sit side by side in CSR order
+        first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+        loop = src == dst
+        kept = first & ~loop if not self_loops else first
+        before = xp.concatenate([xp.zeros(1, np.int64), xp.cumsum(kept)])  # kept edges before each position
+        edge_map = before[1:] - 1
+        if not self_loops:
+            edge_map[loop] = -1
+        weights = None if self.weights is None else self.weights[kept]
+        return Graph(before[self.row_offsets], dst[kept], weights, directed=self.directed,
+                     device=self.device), edge_map
+
+    def reverse_edges(self):
+        """Of a graph with one copy of each edge: the index of each edge's
+        reverse (v -> u for u -> v; int64), -1 where it has none."""
+        xp, n = self.xp, np.int64(self.num_vertices)
+        src, dst = self.edge_sources(), self.col_indices.astype(np.int64)
+        keys, wanted = src * n + dst, dst * n + src  # keys ascend in CSR order
+        found = xp.minimum(xp.searchsorted(keys, wanted), max(self.num_edges - 1, 0))
+        return xp.where(keys[found] == wanted, found, -1)
+
     def reverse(self):
         """The transpose (in-neighbours as CSR, i.e. the CSC of this graph), built once and
         cached; an undirected graph is its own transpose, so it returns self."""
@@ -130,6 +162,18 @@ class Graph:
             self._reverse._reverse = self
         return self._reverse
 
+    def vertex_partition(self):
+        """The merge-path Partition of one segment holding every vertex (for
+        reductions over all vertices), built once; like reverse(), first needed
+        outside a loop body being captured."""
+        if self._vertex_partition is None:
+            if self.device == "gpu" and capturing():
+                raise MinigrError("graph.vertex_partition() was first needed inside a loop body being captured "
+                                  "for the device, which may not allocate; call it before making the loop")
+            offsets = self.xp.asarray(np.array([0, self.num_vertices], dtype=np.int64))
+            self._vertex_partition = Partition(offsets, self.num_vertices)
+        return self._vertex_partition
+
     def to(self, device):
         """This graph on `device` ("gpu" or "cpu"); self when it is already there."""
         device = resolve_device(device)
@@ -146,6 +190,15 @@ class Graph:
         n = self.num_vertices
         return scipy.sparse.csr_matrix((weights, to_host(self.col_indices),
                                         to_host(self.row_offsets)), shape=(n, n), copy=True)
+
+    def to_networkx(self):
+        """A networkx.Graph (undirected) or DiGraph copy of vertices 0..V-1 and the edges, as
+        networkx holds them: duplicate edges once, self-loops kept, no weights."""
+        import networkx
+        found = networkx.DiGraph() if self.directed else networkx.Graph()
+        found.add_nodes_from(range(self.num_vertices))
+        found.add_edges_from(zip(to_host(self.edge_sources()).tolist(), to_host(self.col_indices).tolist()))
+        return found
 
     # ---- constructors -------------------------------------------------------------------
     # Arrays may come from any library (see arrays.from_any); they are moved once to the
@@ -185,20 +238,8 @@ class Graph:
         xp = array_module(device)
         row_offsets = _id_array(row_offsets, "row_offsets", xp)
         col_indices = _id_array(col_indices, "col_indices", xp)
-        if len(row_offsets) == 0:
-            raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
-        if int(row_offsets[0]) != 0:
-            raise MinigrError(f"row_offsets must start at 0, got {int(row_offsets[0])}")
-        counts = xp.diff(row_offsets)
-        if bool((counts < 0).any()):
-            row = int(xp.flatnonzero(counts < 0)[0])
-            raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
-                              f"count ({int(counts[row])})")
-        if int(row_offsets[-1]) != len(col_indices):
-            raise MinigrError(f"row_offsets ends at {int(row_offsets[-1])} but col_indices has "
-                              f"{len(col_indices)} entries; they must be equal")
-        n = _vertex_count(len(row_offsets) - 1)
-        _check_ids(xp, col_indices, n, "col_indices")
+        check_csr(xp, row_offsets, col_indices)
+        n = len(row_offsets) - 1
         weights = _weight_array(weights, len(col_indices), xp)
         rows = _edge_rows(xp, row_offsets.astype(np.int64, copy=False), len(col_indices))
         unsorted = (col_indices[1:] < col_indices[:-1]) & (rows[1:] == rows[:-1])
@@ -210,11 +251,14 @@ class Graph:
     @classmethod
     def from_scipy(cls, matrix, *, weighted=True, **options):
         """A graph from a square scipy.sparse matrix or array: entry (i, j) is edge i -> j,
-        its value the weight when `weighted`. Explicit zeros are edges. Other options as
-        for from_edges."""
+        its value the weight when `weighted`. Explicit zeros are edges; repeated entries
+        (i, j) are one edge, their values summed, as SciPy reads them. Other options as for
+        from_edges."""
         rows, cols = matrix.shape
         if rows != cols:
             raise MinigrError(f"an adjacency matrix must be square, got {rows} x {cols}")
+        matrix = matrix.tocsr(copy=True)  # copied: summing in place would change the caller's matrix
+        matrix.sum_duplicates()
         coo = matrix.tocoo()
         return cls.from_edges(coo.row, coo.col, coo.data if weighted else None,
                               num_vertices=rows, **options)
@@ -230,7 +274,7 @@ class Graph:
         edges = list(g.edges(data=weight, default=1)) if weight is not None else list(g.edges())
         src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
         dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
-        weights = None if weight is None else np.fromiter((e[2] for e in edges), np.float64,
+        weights = None if weight is None else np.fromiter((_real_weight(e, weight) for e in edges), np.float64,
                                                           len(edges))
         undirected = not g.is_directed()
         return cls.from_edges(src, dst, weights, num_vertices=len(index), directed=not undirected,
@@ -246,6 +290,8 @@ class Graph:
         stably by key, so each pair's smallest weight comes first), one compaction of the keys
         kept, then columns and row offsets (by binary search) in one pass."""
         xp = array_module(device)
+        check_room(build_bytes(n, len(src), weights is not None, symmetrize), device,
+                   f"a graph of {n} vertices and {len(src)} edges")
         shift = max(n - 1, 0).bit_length()
         key = xp.empty(len(src) * (2 if symmetrize else 1), np.int64)
         transform(len(src), Functor(EDGE_KEYS, filename="<edge keys>", src=src, dst=dst, key=key,
@@ -266,8 +312,12 @@ class Graph:
 
 
 def _id_array(ids, name, xp):
-    """A 1-D contiguous integer array of vertex ids or offsets on the device of `xp`."""
-    ids = on_device(from_any(ids, name), "cpu" if xp is np else "gpu")
+    """A 1-D contiguous integer array of vertex ids or offsets, in native byte order, on the
+    device of `xp`."""
+    ids = from_any(ids, name)
+    if not ids.dtype.isnative:  # say big-endian ids on a little-endian machine: kernels read native ones
+        ids = ids.astype(ids.dtype.newbyteorder("="))
+    ids = on_device(ids, "cpu" if xp is np else "gpu")
     if ids.ndim != 1:
         raise MinigrError(f"{name} must be one-dimensional, got shape {ids.shape}")
     if ids.size and ids.dtype.kind not in "iu":
@@ -293,6 +343,32 @@ def _weight_array(weights, count, xp):
         raise MinigrError(f"weights must be finite float32 values, but weights[{i}] is "
                           f"{weights[i].item()}")
     return as_float32
+
+
+def build_bytes(n, edges, weighted, symmetrize):
+    """About the most memory Graph._build takes at once for `n` vertices and `edges` edges
+    (doubled by symmetrize): per edge its key, the sorted and the kept copies and its column
+    (with weights: their copies and the sort's orders); per vertex an offset and its degree."""
+    keys = edges * (2 if symmetrize else 1)
+    return keys * (28 + (28 if weighted else 0)) + 16 * (n + 1)
+
+
+def check_csr(xp, row_offsets, col_indices):
+    """A MinigrError unless CSR arrays (of `xp`) describe a graph: offsets from 0, non-decreasing,
+    ending at the number of columns; every column a vertex id; vertex ids that fit int32."""
+    if len(row_offsets) == 0:
+        raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
+    if int(row_offsets[0]) != 0:
+        raise MinigrError(f"row_offsets must start at 0, got {int(row_offsets[0])}")
+    counts = xp.diff(row_offsets)
+    if bool((counts < 0).any()):
+        row = int(xp.flatnonzero(counts < 0)[0])
+        raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
+                          f"count ({int(counts[row])})")
+    if int(row_offsets[-1]) != len(col_indices):
+        raise MinigrError(f"row_offsets ends at {int(row_offsets[-1])} but col_indices has "
+                          f"{len(col_indices)} entries; they must be equal")
+    _check_ids(xp, col_indices, _vertex_count(len(row_offsets) - 1), "col_indices")
 
 
 def _vertex_count(n, *id_arrays):
@@ -351,3 +427,10 @@ def _is_symmetric(xp, key, weights, shift):
     flipped, flipped_weights = _sorted_keys(xp, flipped, weights)
     return bool(xp.array_equal(key, flipped)) and (
         weights is None or bool(xp.array_equal(weights, flipped_weights)))
+
+
+def _real_weight(edge, weight):
+    """A networkx edge (u, v, value)'s value of attribute `weight`, or a MinigrError: not a real number."""
+    if not isinstance(edge[2], numbers.Real):
+        raise MinigrError(f"edge ({edge[0]!r}, {edge[1]!r}) has {weight}={edge[2]!r}, not a real number")
+    return edge[2]

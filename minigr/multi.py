@@ -229,7 +229,7 @@ def join(results, user_ids=None):
     first = results[0]
     parts = [dict(ms=r.ms, iterations=r.iterations, edges_visited=r.edges_visited, **r.extra) for r in results]
     return dataclasses.replace(first, values=values, ms=max(r.ms for r in results),
-                               edges_visited=sum(r.edges_visited for r in results), extra={**first.extra, "parts": parts})
+                               edges=sum(r.edges_visited for r in results), extra={**first.extra, "parts": parts})
 
 
 __all__ = ["join", "mpi_size", "partitioned_record", "run_gpus", "run_threads"]

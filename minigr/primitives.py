@@ -6,10 +6,13 @@ networkx graph with nodes 0..n-1 in order, or a file path or generator spec (as 
 minigr.load). Keywords are the primitive's own options (those of minigr.apps.<name>, which
 the CLI also takes), device= ("gpu" or "cpu"; default: a Graph stays where it is, anything
 else goes to the GPU when there is one), and options for building the graph: those of
-minigr.load, Graph.from_scipy or Graph.from_networkx, by the kind of graph; the primitive's
-options are checked against its record (type and limits) before any work. Each returns the
+minigr.load, Graph.from_scipy or Graph.from_networkx, by the kind of graph. networkx's names
+for the same options are taken too (NETWORKX_NAMES: minigr.pagerank(g, alpha=0.9)). The
+primitive's options are checked against its record (type and limits) before any work. Each returns the
 primitive's Result: arrays by name (result.depth, result.rank, ...; CuPy on the GPU, NumPy
-on the CPU), result.ms, result.iterations, and result.to_host() with NumPy copies.
+on the CPU), result.ms, result.iterations, and result.to_host() with NumPy copies. Threads may
+share a graph: a call holds the graph's lock for its run, since the buffers it works in are
+kept with the graph.
 """
 import functools
 import inspect
@@ -32,7 +35,7 @@ def as_graph(graph, device=None, **options):
         return io.load(graph, device=device, **options)
     if "scipy.sparse" in sys.modules and sys.modules["scipy.sparse"].issparse(graph):
         return Graph.from_scipy(graph, device=device, **options)
-    if "networkx" in sys.modules and isinstance(graph, sys.modules["networkx"].Graph):
+    if _is_networkx(graph):
         if list(graph) != list(range(len(graph))):
             raise MinigrError("graph: a networkx graph needs nodes 0..n-1 in order, since results are arrays "
                               "indexed by vertex; relabel it (networkx.convert_node_labels_to_integers), or keep "
@@ -40,6 +43,29 @@ def as_graph(graph, device=None, **options):
         return Graph.from_networkx(graph, device=device, **options)
     raise MinigrError("graph must be a minigr.Graph, a SciPy sparse matrix or array, a networkx graph, "
                       f"or a file path or generator spec; got {type(graph).__name__}")
+
+
+# networkx's names for options a primitive names otherwise: name -> (the option, its value from
+# networkx's). A networkx graph is still built with its `weight` attribute (Graph.from_networkx).
+NETWORKX_NAMES = {"alpha": ("damping", lambda alpha: alpha),
+                  "weight": ("weighted", lambda weight: weight is not None)}
+
+
+def _own_names(name, own, graph, keywords):
+    """keywords with networkx's names of the primitive's options (NETWORKX_NAMES) as its own."""
+    keywords = dict(keywords)
+    for alias, (option, value) in NETWORKX_NAMES.items():
+        if alias in keywords and option in own:
+            if option in keywords:
+                raise TypeError(f"{name}() got {alias!r} and {option!r}, networkx's name and minigr's for one option")
+            keywords[option] = value(keywords[alias])
+            if alias not in BUILD_OPTIONS or not _is_networkx(graph):
+                del keywords[alias]
+    return keywords
+
+
+def _is_networkx(graph):
+    return "networkx" in sys.modules and isinstance(graph, sys.modules["networkx"].Graph)
 
 
 def _keywords(function):
@@ -58,12 +84,13 @@ def _top_level(name):
     own = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
 
     def primitive(graph, *args, device=None, **keywords):
+        keywords = _own_names(name, own, graph, keywords)
         unknown = sorted(set(keywords) - own - BUILD_OPTIONS)
         if unknown:
             raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
         options = record.check_options({key: keywords.pop(key) for key in own & set(keywords)})
         graph = as_graph(graph, device, **keywords)
-        with graph.on_its_gpu():
+        with graph.on_its_gpu(), graph.lock:  # one run at a time on its buffers (see enactor.problem)
             return record.run(graph, *args, **options)
 
     device = inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None)

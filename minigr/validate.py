@@ -321,14 +321,14 @@ def _scipy_pagerank(edges, damping, tol, max_iter):
     return None
 
 
-def finding(bad, what, describe):
-    """"N vertices <what>, first few: ..." for a mask of bad vertices; "" when none is."""
+def finding(bad, what, describe, items=("vertex", "vertices")):
+    """"N vertices <what>, first few: ..." for a mask of bad vertices (or other
+    items, named by items = (one, several)); "" when none is."""
     bad = np.flatnonzero(bad)
     if not bad.size:
         return ""
     quoted = ", ".join(describe(v) for v in bad[:SHOWN])
-    return (f"{bad.size} vert{'ex' if bad.size == 1 else 'ices'} {what}, "
-            f"first {min(SHOWN, bad.size)}: {quoted}")
+    return f"{bad.size} {items[bad.size != 1]} {what}, first {min(SHOWN, bad.size)}: {quoted}"
 
 
 def verdict(findings):

@@ -6,7 +6,7 @@ import json
 import logging
 import os
 
-from minigr.nxinfo import FUNCTIONS
+from minigr.nx.backend import FUNCTIONS
 
 
 class DispatchCounter(logging.Handler):

@@ -13,11 +13,11 @@ import numpy
 import pytest
 
 from minigr import cli, doctor
-from minigr.transforms import Functor, MinigrError, compiler, launch, transform
+from minigr.transforms import Functor, MinigrError, compiler, files, launch, transform
 from conftest import to_host
 
 N = 5
-OWNER_OF = compiler.owner_of
+OWNER_OF = files.owner_of
 
 
 @pytest.fixture(autouse=True)
@@ -78,7 +78,7 @@ def planted_library(device, tmp_path):
 def another_users(monkeypatch, *paths):
     """Makes the cache see `paths` (not following links) as owned by another user."""
     theirs = {os.lstat(path).st_ino for path in paths}
-    monkeypatch.setattr(compiler, "owner_of", lambda info: os.geteuid() + 1 if info.st_ino in theirs else info.st_uid)
+    monkeypatch.setattr(files, "owner_of", lambda info: os.geteuid() + 1 if info.st_ino in theirs else info.st_uid)
 
 
 def plant(path, payload):
@@ -115,7 +115,7 @@ def test_planted_kernel_in_a_refused_folder_is_never_loaded(refusal, why, fix, d
     assert (shared / name).read_bytes() == payload
 
     # Control: the same plant in a folder that only this user can write is trusted, and runs.
-    monkeypatch.setattr(compiler, "owner_of", OWNER_OF)
+    monkeypatch.setattr(files, "owner_of", OWNER_OF)
     os.chmod(shared, 0o700)
     monkeypatch.setattr(compiler, "_folders", {})
     use_cache(monkeypatch, shared)

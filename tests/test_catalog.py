@@ -39,15 +39,17 @@ def test_record_matches_its_app(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_record_columns_are_the_results_and_its_check_passes(name):
-    """Each app on a small weighted graph: its columns are arrays of its result, one value per
-    vertex, and its own reference check says ok."""
+    """Each app on a small weighted graph, with its options' defaults or its first variant's: its
+    columns are arrays of its result, one value per vertex (or all of one length, rows of edges
+    or pairs), and its own reference check says ok."""
     app = catalog.app(name)
     graph = minigr.load("kron:scale=6,edge_factor=4,seed=3", weights="random", device="cpu")
     source = int(graph.out_degrees().argmax()) if app.sourced else None
-    options = {option.name: option.default for option in app.options}
+    options = {option.name: app.variants[0].get(option.name, option.default) for option in app.options}
     result = app.run(graph, *([source] if app.sourced else []), **options)
     assert set(app.columns) == set(result.values)
-    assert all(len(result.values[c]) == graph.num_vertices for c in app.columns)
+    rows = graph.num_vertices if app.rows == "vertex" else len(result.values[app.columns[0]])
+    assert app.rows in ("vertex", "edge") and all(len(result.values[c]) == rows for c in app.columns)
     assert app.check(graph, source, result.values, options).startswith("ok")  # coloring adds its counts
 
 
@@ -69,16 +71,37 @@ def test_option_checks():
     assert flag.flag == "--fast" and flag.check(numpy.bool_(True))
     with pytest.raises(MinigrError, match="fast must be True or False, got 1"):
         flag.check(1)
-    count = Option("max_iter", int, 10, "", catalog.AT_LEAST_1)
+    count = Option("max_iter", int, 10, "", catalog.ITERATIONS)
     assert count.flag == "--max-iter" and count.check(numpy.int64(3)) == 3
-    with pytest.raises(MinigrError, match=r"--max-iter must be at least 1, got 0"):
-        count.check(0, "--max-iter")
+    assert type(count.check(numpy.int64(3))) is int and type(flag.check(numpy.bool_(True))) is bool
+    for wrong in (0, 2**31):
+        with pytest.raises(MinigrError, match=rf"--max-iter must be from 1 to 2\^31 - 1, got {wrong}"):
+            count.check(wrong, "--max-iter")
     with pytest.raises(MinigrError, match=r"max_iter must be an integer, got True"):
         count.check(True)
     width = Option("delta", float, None, "", catalog.POSITIVE)
     assert width.check(None) is None and width.check(2) == 2
     with pytest.raises(MinigrError, match=r"delta must be a positive number, got inf"):
         width.check(float("inf"))
+
+
+def test_list_options():
+    """Lists of vertex ids or pairs: read from the CLI's text, checked in Python (arrays too)."""
+    import argparse
+    sources = Option("sources", catalog.vertex_ids, None, "", catalog.IDS)
+    assert catalog.vertex_ids("3,8,12") == [3, 8, 12] and sources.check(numpy.array([1, 2])).tolist() == [1, 2]
+    assert catalog.vertex_pairs("0-1,2-7") == [(0, 1), (2, 7)] and catalog.vertex_pairs("") == []
+    for text, parse in (("1,x", catalog.vertex_ids), ("0-1,2", catalog.vertex_pairs), ("0:1", catalog.vertex_pairs)):
+        with pytest.raises(argparse.ArgumentTypeError, match="expected"):
+            parse(text)
+    for bad in ([], "12", 3, [1.5], [[1, 2]], [True]):
+        with pytest.raises(MinigrError, match="sources must be a non-empty list of vertex ids"):
+            sources.check(bad)
+    pairs = Option("pairs", catalog.vertex_pairs, None, "", catalog.PAIRS)
+    assert pairs.check([(0, 1)]) == [(0, 1)] and pairs.check([]) == []
+    for bad in ([1, 2], [(0, 1, 2)], [(0, 1), (2,)]):
+        with pytest.raises(MinigrError, match="pairs must be a list of vertex pairs"):
+            pairs.check(bad)
 
 
 def test_a_module_without_a_record_is_named(monkeypatch):

@@ -80,8 +80,9 @@ def test_check_catches_a_wrong_label():
 
 def test_bad_iterations(device):
     graph = nasty_graphs(device)["grid"]
-    with pytest.raises(MinigrError, match="iterations must be at least 1, got 0"):
-        cdlp(graph, iterations=0)
+    for wrong in (0, 2**31):
+        with pytest.raises(MinigrError, match=rf"iterations must be from 1 to 2\^31 - 1, got {wrong}"):
+            cdlp(graph, iterations=wrong)
     with pytest.raises(MinigrError, match="iterations must be an integer, got 2.5"):
         minigr.cdlp(graph, iterations=2.5)
 

@@ -66,7 +66,13 @@ def test_argparse_refuses(capsys, argv):
     (["pagerank", "--damping", "nan"], "--damping must be between 0 and 1, exclusive, got nan"),
     (["pagerank", "--tol", "0"], "--tol must be a positive number, got 0.0"),
     (["pagerank", "--tol", "inf"], "--tol must be a positive number, got inf"),
-    (["pagerank", "--max-iter", "0"], "--max-iter must be at least 1, got 0"),
+    (["pagerank", "--max-iter", "0"], "--max-iter must be from 1 to 2^31 - 1, got 0"),
+    (["pagerank", "--max-iter", "3000000000"], "--max-iter must be from 1 to 2^31 - 1, got 3000000000"),
+    (["cdlp", "--iterations", "2147483648"], "--iterations must be from 1 to 2^31 - 1, got 2147483648"),
+    (["color", "--seed", "18446744073709551617"], "--seed must be an integer from 0 to 2^64 - 1, got "
+                                                  "18446744073709551617"),
+    (["color", "--seed", "-1"], "--seed must be an integer from 0 to 2^64 - 1, got -1"),
+    (["bfs", "--weight-seed", "-1"], "weight_seed must be an integer from 0 to 2^64 - 1, got -1"),
     (["sssp", "--delta", "0"], "--delta must be a positive number, 'auto' or 'none', got 0.0"),
     (["sssp", "--delta", "-2.5"], "--delta must be a positive number, 'auto' or 'none', got -2.5"),
 ])

@@ -144,6 +144,32 @@ def test_reverse_is_the_scipy_transpose(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("self_loops", [True, False])
+@pytest.mark.parametrize("symmetrize", [True, False])
+def test_simple_and_reverse_edges(seed, self_loops, symmetrize):
+    """simple(): each edge once with its smallest weight (self-loops as asked), and where each
+    stored edge went; reverse_edges() finds each simple edge's reverse."""
+    src, dst, w = random_edges(seed)
+    g = Graph.from_edges(src, dst, w, num_vertices=45, symmetrize=symmetrize, device="cpu")
+    simple, edge_map = g.simple(self_loops=self_loops)
+    check_csr(simple)
+    assert simple.directed == g.directed and simple.num_vertices == 45
+    smallest = {}
+    for s, d, weight in triples(g):
+        if self_loops or s != d:
+            smallest[s, d] = min(weight, smallest.get((s, d), np.inf))
+    assert triples(simple) == sorted((s, d, weight) for (s, d), weight in smallest.items())
+    kept_src, kept_dst = simple.edge_sources(), simple.col_indices
+    for e, (s, d) in enumerate(zip(g.edge_sources().tolist(), g.col_indices.tolist())):
+        went = edge_map[e]
+        assert went == -1 if s == d and not self_loops else (kept_src[went], kept_dst[went]) == (s, d)
+    twins = simple.reverse_edges()
+    for e, (s, d) in enumerate(zip(kept_src.tolist(), kept_dst.tolist())):
+        assert (twins[e] == -1) if (d, s) not in smallest else (kept_src[twins[e]], kept_dst[twins[e]]) == (d, s)
+    assert (twins >= 0).all() or not symmetrize
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_out_degrees_and_edge_sources(seed):
     src, dst, _ = random_edges(seed)
     g = Graph.from_edges(src, dst, device="cpu")

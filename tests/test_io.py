@@ -159,6 +159,10 @@ MTX_ERRORS = [
      r"line 3: value 99999999999999999999 does not fit a 64-bit integer"),
     (BANNER.format("pattern", "general") + "3 3 1\n1 99999999999\n",
      r"line 3: column id 99999999999 is out of range \(1 to 3\)"),
+    (BANNER.format("pattern", "general") + "3 3 2\n1 2\n2 0x3\n", r"line 4: unparsable column '0x3'"),
+    (BANNER.format("integer", "general") + "3 3 2\n1 2 1\n2 3 0x10\n", r"line 4: unparsable value '0x10'"),
+    (BANNER.format("pattern", "general") + "3 3 1\n1 99999999999999999999\n",
+     r"line 3: column 99999999999999999999 does not fit a 64-bit integer"),
 ]
 
 
@@ -187,6 +191,14 @@ EDGE_LIST_ERRORS = [
     ("0 1 1\n1 2 NaN\n", r"line 2: weight 'NaN' is not a finite number"),
     ("# c\n\n0 1 1\n1 2 1.5.1\n", r"line 4: unparsable weight '1.5.1'"),
     ("0 1\n2 3.0\n", r"line 2: unparsable target '3.0' \(expected an integer\)"),
+    # issue 29: each read the same whichever parser takes the chunk, and the scan names the line
+    ("0 1\n0 0x10\n", r"line 2: unparsable target '0x10' \(expected an integer\)"),
+    ("0 1\n0  0x10\n", r"line 2: unparsable target '0x10' \(expected an integer\)"),
+    ("0 1\n0 99999999999999999999\n", r"line 2: target 99999999999999999999 does not fit a 64-bit integer"),
+    ("0 1\n0\u00a01\n", r"line 2: expected 2 columns \(source, target\), found 1"),  # a no-break space
+    ("0 1\n0\u30001\n", r"line 2: expected 2 columns \(source, target\), found 1"),  # an ideographic space
+    ("0 1\n0 \u0663\n", r"line 2: unparsable target '\u0663' \(expected an integer\)"),  # Arabic-Indic 3
+    ("0 1 1\n0 2 1_000\n", r"line 2: unparsable weight '1_000'"),
 ]
 
 
@@ -300,9 +312,9 @@ def parse_calls(monkeypatch):
     calls = []
     real = io.matrix_market.read
 
-    def counting(path):
+    def counting(path, digest=None):
         calls.append(path)
-        return real(path)
+        return real(path, digest)
     monkeypatch.setattr(io.matrix_market, "read", counting)
     return calls
 

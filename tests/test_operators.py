@@ -4,9 +4,9 @@ import numpy
 import pytest
 
 from minigr.frontier import Frontier
-from minigr.operators import (advance, advance_pull, compute, filter_frontier, neighbor_reduce,
+from minigr.operators import (advance, advance_pull, compute, filter_frontier, neighbor_reduce, reduce_vertices,
                               split_near_far)
-from minigr.transforms import Functor
+from minigr.transforms import DeviceCount, Functor, transform
 
 from conftest import to_host
 from graphs import nasty_graphs
@@ -228,7 +228,25 @@ def test_compute(graph):
     compute(graph, Frontier.from_ids(ids, n, graph.device), op, iteration=1)
     expected = numpy.arange(n) + 3
     expected[ids] += ids + 1
+    counts = graph.xp.asarray(numpy.array([0, n // 2], numpy.int64))
+    for index in (0, 1):  # over every vertex, the first `count` alone: none, then half
+        compute(graph, None, op, count=DeviceCount(counts, max(n, 1), index))
+    expected[:n // 2] += numpy.arange(n // 2)
     numpy.testing.assert_array_equal(to_host(x), expected)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "max", "min"])
+def test_reduce_vertices(graph, reduce):
+    """Into one cell of a larger array, twice (the second call reuses the graph's partition)."""
+    score = numpy.random.default_rng(6).random(graph.num_vertices)
+    out = graph.xp.full(3, -1.0)
+    op = Functor("double operator()(int v) const { return score[v] * (v % 5); }", score=graph.xp.asarray(score))
+    for _ in range(2):
+        assert reduce_vertices(graph, op, out=out[1:2], reduce=reduce) is not None
+    values = score * (numpy.arange(graph.num_vertices) % 5)
+    identity = {"sum": 0.0, "max": -numpy.inf, "min": numpy.inf}[reduce]
+    expected = getattr(numpy, reduce)(values, initial=identity)
+    numpy.testing.assert_allclose(to_host(out), [-1, expected, -1], rtol=1e-12)
 
 
 def test_split_near_far(graph):
@@ -260,6 +278,52 @@ def test_frontier_levels(device):
     frontier.reset(numpy.arange(4))
     filter_frontier(frontier, keep_all, out=frontier)
     filter_frontier(frontier, keep_all, out=frontier)  # 4 + 8 > 7: the ring is full
+    with pytest.raises(Exception, match="overflowed"):
+        frontier.check_waiting()
+
+
+STEP_BACK = """void operator()(long long) const {
+    sizes[0] = frontier.previous_level();
+    sizes[1] = frontier.level();
+    sizes[2] = frontier.kept_vertices();
+}"""
+
+
+def test_frontier_keeps_its_levels(device, xp):
+    """A frontier keeping its levels walks them back in order, each with its own vertices,
+    where a ring of the same capacity would have reused their room; more levels than it
+    keeps, or more vertices than its capacity, overflow."""
+    n = 50
+    levels = [numpy.arange(0, 3), numpy.arange(3, 10), numpy.arange(10, 12), numpy.arange(12, 30)]
+    frontier = Frontier(n, device, capacity=30, levels=len(levels) + 1)
+    sizes = xp.zeros(3, numpy.int64)
+    step_back = Functor(STEP_BACK, frontier=frontier.view, sizes=sizes)
+    for _ in range(2):  # a second reset starts the levels afresh
+        frontier.reset(levels[0])
+        for ids in levels[1:] + [numpy.arange(0)]:
+            filter_frontier(Frontier.from_ids(ids, n, device), out=frontier)
+            frontier.next_level()
+        assert frontier.wait_size() == 0
+        for number in range(len(levels) - 1, -1, -1):
+            transform(1, step_back)
+            assert to_host(sizes).tolist() == [len(levels[number]), number, levels[number][-1] + 1]
+            numpy.testing.assert_array_equal(numpy.sort(to_host(frontier.wait_ids())), levels[number])
+        transform(1, step_back)
+        assert to_host(sizes).tolist() == [0, -1, 0] and frontier.wait_size() == 0
+        frontier.check_waiting()
+    frontier.reset()  # no level yet: the seeds appended become level 0
+    filter_frontier(Frontier.from_ids(levels[1], n, device), out=frontier)
+    frontier.next_level()
+    transform(1, Functor("void operator()(long long) const { sizes[0] = frontier.level(); }", frontier=frontier.view,
+                         sizes=sizes))
+    assert int(sizes[0]) == 0 and frontier.wait_size() == len(levels[1])
+    frontier.reset(levels[0])
+    for _ in range(len(levels) + 1):  # one level more than it keeps
+        frontier.next_level()
+    with pytest.raises(Exception, match="overflowed"):
+        frontier.check_waiting()
+    frontier.reset(numpy.arange(20))
+    filter_frontier(frontier, out=frontier)  # 40 vertices kept > 30
     with pytest.raises(Exception, match="overflowed"):
         frontier.check_waiting()
 

@@ -20,7 +20,8 @@ N = 7
 
 
 def stored():
-    """The edges as a COO matrix, duplicates kept (as every input below keeps them)."""
+    """The edges as a COO matrix, duplicates kept (as the inputs below give them; minigr, as SciPy,
+    reads a matrix's repeated entries as one, of their summed value)."""
     return scipy.sparse.coo_matrix((WEIGHTS, (EDGES[:, 0], EDGES[:, 1])), shape=(N, N))
 
 
@@ -36,6 +37,7 @@ def edge_list(tmp_path):
     return path
 
 
+SUMMED = {"scipy csr_matrix", "scipy coo_array"}  # kinds whose repeated edge is one edge, weights summed
 INPUTS = {  # kind -> the graph of EDGES and WEIGHTS given that way
     "Graph": lambda tmp_path, device: Graph.from_edges(EDGES[:, 0], EDGES[:, 1], WEIGHTS, num_vertices=N,
                                                        device=device),
@@ -57,10 +59,14 @@ def test_every_input_kind(device, xp, tmp_path, kind):
     host = result.to_host()
     assert isinstance(host.depth, numpy.ndarray) and isinstance(host.parent, numpy.ndarray)
     numpy.testing.assert_array_equal(host.depth, to_host(result.depth))
+    summed = kind in SUMMED
     distance = minigr.sssp(graph, 0, device=device).to_host().distance
-    numpy.testing.assert_allclose(distance, csgraph.dijkstra(_lightest(stored()), indices=0), rtol=1e-6)
+    reference = stored().tocsr() if summed else _lightest(stored())
+    numpy.testing.assert_allclose(distance, csgraph.dijkstra(reference, indices=0), rtol=1e-6)
+    assert summed == (distance[1] == WEIGHTS[0] + WEIGHTS[6])  # the repeated edge 0 -> 1: summed, or the lighter
     rank = minigr.pagerank(graph, tol=1e-10, device=device).to_host().rank
-    numpy.testing.assert_allclose(rank, networkx_pagerank(EDGES[:, 0], EDGES[:, 1], N), atol=1e-8)
+    src, dst = (numpy.unique(EDGES, axis=0) if summed else EDGES).T
+    numpy.testing.assert_allclose(rank, networkx_pagerank(src, dst, N), atol=1e-8)
 
 
 def _lightest(coo):
@@ -138,6 +144,10 @@ def test_cupy_inputs_and_results():
     (lambda: minigr.bfs(networkx.Graph([(1, 0)]), 0), "a networkx graph needs nodes 0..n-1 in order"),
     (lambda: minigr.color("kron:scale=4", device="tpu"), "unknown device 'tpu'"),
     (lambda: minigr.color(pathlib.Path("/no/such/graph.mtx")), "no/such/graph.mtx"),
+    (lambda: minigr.sssp(networkx.Graph([(0, 1, {"weight": "a"})]), 0), "edge (0, 1) has weight='a', not a real"),
+    (lambda: minigr.pagerank(networkx.Graph([(0, 1, {"w": 1j})]), weight="w"), "edge (0, 1) has w=1j, not a real"),
+    (lambda: minigr.pagerank("grid:scale=4", personalization={99: 1}), "personalization: 99 is not a vertex id"),
+    (lambda: minigr.pagerank("grid:scale=4", nstart={0: "1"}), "nstart: the value of vertex 0 is not a real number"),
 ])
 def test_errors_name_the_parameter(call, message):
     with pytest.raises(MinigrError) as caught:
@@ -150,6 +160,26 @@ def test_unknown_keywords_are_type_errors():
         minigr.pagerank("grid:scale=4", dampng=0.9)
     with pytest.raises(TypeError, match="source"):
         minigr.bfs("grid:scale=4")
+
+
+def test_networkx_names_of_options(device):
+    """alpha is damping; weight (an attribute, or None) weighs PageRank as networkx's does, and
+    builds a networkx graph with that attribute; personalization and the like may be networkx's
+    dicts {vertex: value}, 0 where missing."""
+    G = networkx.DiGraph([(0, 1, {"w": 3.0}), (0, 2, {"w": 1.0}), (2, 0, {}), (1, 3, {"w": 2.0})])
+    ranks = lambda **options: minigr.pagerank(G, device=device, tol=1e-10, **options).to_host().rank.tolist()
+    assert ranks(alpha=0.7) == ranks(damping=0.7) != ranks()
+    assert ranks(weight="w") != ranks(weight=None) == ranks()
+    expected = networkx.pagerank(G, alpha=0.7, weight="w", tol=1e-12, personalization={1: 2, 3: 1})
+    numpy.testing.assert_allclose(ranks(alpha=0.7, weight="w", personalization={1: 2, 3: 1}),
+                                  [expected[v] for v in range(4)], atol=1e-8)
+    graph = minigr.Graph.from_networkx(G, "w", device=device)
+    assert minigr.pagerank(graph, weight="w").to_host().rank.tolist() == \
+        minigr.pagerank(graph, weighted=True).to_host().rank.tolist()
+    with pytest.raises(TypeError, match="'alpha' and 'damping'"):
+        minigr.pagerank(G, alpha=0.5, damping=0.5)
+    with pytest.raises(TypeError, match="'weight' and 'weighted'"):
+        minigr.pagerank(G, weight="w", weighted=True)
 
 
 def test_result_names_and_signatures():

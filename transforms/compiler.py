@@ -15,14 +15,14 @@ import hashlib
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from .errors import CompileError, DeviceError, MinigrError
-from .files import write_atomically
+from . import files
+from .files import open_own_file, writable_by_others, write_atomically
 
 ENTRY = "minigr_kernel"
 CUDA_OPTIONS = ("-std=c++17", "--device-as-default-execution-space")
@@ -44,26 +44,10 @@ _folders = {}     # configured cache folder -> (folder this process uses, why th
 _warned = set()   # what was said on stderr already
 
 
-def owner_of(info):
-    """The uid owning a file or folder, given its stat (a function, so that tests
-    can simulate another user's)."""
-    return info.st_uid
-
-
 def _warn_once(topic, message):
     if topic not in _warned:
         _warned.add(topic)
         print(f"minigr: warning: {message}", file=sys.stderr, flush=True)
-
-
-def _writable_by_others(info):
-    """Why a file or folder, given its stat, could be written by someone else, or None."""
-    if owner_of(info) != os.geteuid():
-        return f"it belongs to uid {owner_of(info)}, not to you (uid {os.geteuid()})"
-    if info.st_mode & 0o022:
-        who = "world" if info.st_mode & 0o002 else "group"
-        return f"it is {who}-writable (mode {stat.S_IMODE(info.st_mode):o})"
-    return None
 
 
 def folder_problem(folder):
@@ -74,10 +58,10 @@ def folder_problem(folder):
         info = os.stat(folder)
     except OSError as exc:
         return f"it cannot be created ({exc.strerror or exc}); set MINIGR_CACHE_DIR to a folder of yours"
-    why = _writable_by_others(info)
+    why = writable_by_others(info)
     if why is None:
         return None
-    fix = f"chmod 700 {folder}" if owner_of(info) == os.geteuid() else "set MINIGR_CACHE_DIR to a folder of your own"
+    fix = f"chmod 700 {folder}" if files.owner_of(info) == os.geteuid() else "set MINIGR_CACHE_DIR to a folder of your own"
     return f"{why}, so others could plant kernels in it; {fix}"
 
 
@@ -117,18 +101,13 @@ def _digest(data):
 
 def _read_own_file(path):
     """The bytes of `path` if it is a regular file that only this user can write,
-    else None. Checked and read through one open file, so what is checked is what
-    is read; a link is never followed."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
+    else None (see files.open_own_file)."""
+    f, why = open_own_file(path)
+    if why:
+        _warn_once("file", f"ignoring the cached kernel {path}: {why}; it is rebuilt")
+    if f is None:
         return None
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        why = "it is not a regular file" if not stat.S_ISREG(info.st_mode) else _writable_by_others(info)
-        if why:
-            _warn_once("file", f"ignoring the cached kernel {path}: {why}; it is rebuilt")
-            return None
+    with f:
         return f.read()
 
 
@@ -168,7 +147,7 @@ def clear_cache():
         raise MinigrError(f"cannot clear the kernel cache {folder}: {exc.strerror or exc}") from None
     try:
         names = [e.name for e in os.scandir(fd) if ENTRY_NAME.fullmatch(e.name) and
-                 not e.is_dir(follow_symlinks=False) and owner_of(e.stat(follow_symlinks=False)) == os.geteuid()]
+                 not e.is_dir(follow_symlinks=False) and files.owner_of(e.stat(follow_symlinks=False)) == os.geteuid()]
         for name in names:
             os.unlink(name, dir_fd=fd)
     except OSError as exc:

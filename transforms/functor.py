@@ -94,6 +94,21 @@ class Functor:
                           tuple((name, kind.signature if isinstance(kind, Functor) else kind)
                                 for name, kind in self.members))
 
+    def with_values(self, **scalars):
+        """This functor with other values for some of its scalar captures (each
+        keeps its C type), made without building anything again: for a value
+        that changes with each call (a source vertex) of a functor made once."""
+        copy = object.__new__(Functor)
+        copy.__dict__.update(self.__dict__)
+        copy.values = list(self.values)
+        names = [name for _, name in self.params]
+        for name, value in scalars.items():
+            i = names.index(name) if name in names else None
+            if i is None or not isinstance(self.values[i], numpy.generic):
+                raise MinigrError(f"functor {self.filename}: {name!r} is not one of its scalar captures")
+            copy.values[i] = self.values[i].dtype.type(value)
+        return copy
+
     @classmethod
     def from_file(cls, path, **captures):
         """A functor whose source is a .cu file; errors name that file and its lines."""

@@ -20,9 +20,10 @@ from .persistent import compile_check as persistent_compile_check
 # The step after every body run: the user's condition, then the iteration
 # count and its limit. state = [iteration, 1 once the limit stopped the loop, limit].
 _STEP = """bool operator()() const {
-    if (state[1] || !condition()) return false;
-    if (state[0] + 1 >= state[2]) { state[1] = 1; return false; }
-    ++state[0];
+    const int iteration = state[0], exhausted = state[1], limit = state[2];  // one round trip, before condition's
+    if (exhausted || !condition()) return false;
+    if (iteration + 1 >= limit) { state[1] = 1; return false; }
+    state[0] = iteration + 1;
     return true;
 }"""
 # A run's start (a functor: CuPy would compile its item assignments on first use, 0.1 s on an H100).
@@ -48,6 +49,7 @@ class Loop:
         self.state = array_module(device).zeros(3, dtype=numpy.int32)
         self.iteration = self.state[0:1]
         self.step = Functor(_STEP, filename=f"<{name} loop step>", condition=condition, state=self.state)
+        self._start = Functor(_START, filename="<loop start>", state=self.state, limit=numpy.int32(1))
         self._graph = None  # the CUDA graph, captured on the first device run
         self._persistent = None  # the persistent kernel, built on the first persistent run
         self.build_ms = None  # host milliseconds its capture and instantiation took
@@ -64,7 +66,7 @@ class Loop:
             raise MinigrError(f"loop must be one of {_WHERE}, got {where!r}")
         if not 1 <= _count(max_iterations, "max_iterations") < 2**31:
             raise MinigrError(f"max_iterations must lie in [1, 2^31), got {max_iterations}")
-        transform(1, Functor(_START, filename="<loop start>", state=self.state, limit=numpy.int32(max_iterations)))
+        transform(1, self._start.with_values(limit=max_iterations))
         with self._naming_errors():
             if self.device == "gpu" and where == "persistent":
                 if self._persistent is None:

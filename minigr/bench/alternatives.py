@@ -1,6 +1,6 @@
 """What a Python user would write instead of minigr, for the primitive benchmarks:
 cuSPARSE SpMV through cupyx.scipy.sparse, frontier code composed from CuPy
-library calls, and SciPy / networkx on the CPU.
+library calls, cuGraph where it is installed, and SciPy / networkx on the CPU.
 
 Each function takes the graph's arrays (CuPy, or SciPy on the CPU), does its
 setup outside the timed region, and returns (values, ms, iterations), ms timed
@@ -8,6 +8,7 @@ by minigr's Timer (CUDA events on the GPU, a host clock on the CPU). Traversals
 accept `trace`, a list that receives one record per level (CUDA-event timed).
 """
 import contextlib
+import importlib.util
 
 import numpy
 
@@ -26,6 +27,21 @@ def timed_level(trace, frontier_size, edges):
         yield
     trace.append({"level": len(trace), "frontier": int(frontier_size), "edges": int(edges), "ms": timer.ms,
                   "MTEPS": edges / timer.ms / 1e3 if timer.ms else None})
+
+
+def no_cugraph(inputs):
+    """A System's skip: the reason where cuGraph is not installed (its import is guarded so)."""
+    return None if importlib.util.find_spec("cugraph") else "skipped: cuGraph is not installed"
+
+
+def cugraph_graph(graph):
+    """A cugraph.Graph of a minigr graph on the GPU, its vertex ids kept (setup, not timed)."""
+    import cudf
+    import cugraph
+    found = cugraph.Graph(directed=graph.directed)
+    found.from_cudf_edgelist(cudf.DataFrame({"src": graph.edge_sources(), "dst": graph.col_indices}), "src", "dst",
+                             renumber=False)
+    return found
 
 
 def csr_matrix(row_offsets, col_indices, data):
@@ -216,3 +232,56 @@ def color_greedy(graph):
     with Timer("cpu") as timer:
         colors = greedy_coloring(graph)
     return colors, timer.ms, None
+
+
+# ---- centralities ---------------------------------------------------------------------------------
+
+def networkx_vector(function, g, *, which=None, **options):
+    """networkx.<function>(g, **options) on the CPU, of a networkx graph with
+    nodes 0..n-1, as an array by node (which: the element of a tuple result to take)."""
+    import networkx
+    with Timer("cpu") as timer:
+        found = getattr(networkx, function)(g, **options)
+    found = found if which is None else found[which]
+    n = g.number_of_nodes()
+    return numpy.fromiter((found[v] for v in range(n)), numpy.float64, n), timer.ms, None
+
+
+# ---- maximal independent set ----------------------------------------------------------------------
+
+def mis_cupy(row_offsets, col_indices, seed=0):
+    """Luby's maximal independent set from CuPy calls: each round every undecided
+    vertex whose random priority beats all its undecided neighbours' (cupyx.scatter_max
+    over the undecided vertices' edges) joins, and its neighbours leave. Returns 0/1 per vertex."""
+    import cupy
+    import cupyx
+    n = len(row_offsets) - 1
+    priority = cupy.asarray(numpy.random.default_rng(seed).permutation(n).astype(numpy.int32))
+    state = cupy.zeros(n, dtype=numpy.int8)  # 0 undecided, 1 in the set, 2 out
+    sources = cupy.searchsorted(row_offsets, cupy.arange(len(col_indices)), side="right") - 1
+    targets = col_indices
+    best = cupy.empty(n, dtype=numpy.int32)
+    rounds = 0
+    with Timer("gpu") as timer:
+        while len(sources) or bool((state == 0).any()):
+            rival = cupy.where((state[targets] == 0) & (targets != sources), priority[targets], -1)
+            best.fill(-1)
+            cupyx.scatter_max(best, sources, rival)
+            state[(state == 0) & (priority > best)] = 1
+            joined = (state[targets] == 1) & (targets != sources)
+            state[sources[joined & (state[sources] == 0)]] = 2
+            keep = (state[sources] == 0) & (state[targets] == 0)
+            sources, targets = sources[keep], targets[keep]
+            rounds += 1
+    return (state == 1).astype(numpy.int8), timer.ms, rounds
+
+
+def mis_networkx(g):
+    """networkx.maximal_independent_set (seed 0) on the CPU, of a networkx graph with nodes
+    0..n-1 (a directed one taken as undirected). Returns 0/1 per vertex."""
+    import networkx
+    with Timer("cpu") as timer:
+        members = networkx.maximal_independent_set(g.to_undirected(as_view=True), seed=0)
+    in_set = numpy.zeros(g.number_of_nodes(), numpy.int8)
+    in_set[members] = 1
+    return in_set, timer.ms, None

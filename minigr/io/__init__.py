@@ -14,9 +14,11 @@ Sources, each read by its own module here:
 Both text formats read their numbers through columns.py (pyarrow's multithreaded CSV reader,
 numpy.loadtxt for irregular text, a line scan to name the first bad line). options.py checks
 the load options and shapes what was read into the Graph they ask for, built on the device the
-graph goes to. A text file's graph is cached as `<file>.mgr`, keyed to the file's size and
-mtime, the format version and the load options; a stale or damaged cache is rebuilt.
+graph goes to. A text file's graph is cached as `<file>.mgr`, keyed to the SHA-256 of the
+bytes parsed, the format version and the load options; a stale or damaged cache, or one that
+someone else could have written, is rebuilt.
 """
+import hashlib
 import os
 import sys
 
@@ -68,12 +70,13 @@ def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
         if graph is not None:
             return graph.to(device)
         report.stage("parsing")
-        edges = read(source)
+        digest = hashlib.sha256()  # of the bytes parsed: the cache's key
+        edges = read(source, digest)
         report.stage("building the graph")
         graph = options.from_edges(edges, chosen, source, device)
         if cache:
             report.stage("writing the binary cache")
-            binary.write_cache(source, graph, chosen)
+            binary.write_cache(source, graph, chosen, digest.hexdigest())
     return graph
 
 

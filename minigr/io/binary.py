@@ -2,19 +2,23 @@
 
 Layout: PREFIX, then a JSON header (counts, directedness, what the file was built from), then
 row_offsets (int64), col_indices (int32) and weights (float32, when weighted), little-endian.
-The CRC-32 covers the header and the arrays. Reading one is the fastest way to a graph: the
-arrays are read straight into place."""
+The CRC-32 covers the header and the arrays, which are checked as a CSR when read. Reading one
+is the fastest way to a graph: the arrays are read straight into place. A cache beside a text
+file is keyed to the SHA-256 of the text's bytes that were parsed and to the load options, and
+is read only when no one but this user could have written it."""
+import hashlib
 import json
 import os
 import struct
+import sys
 import zlib
 
 import numpy as np
 
 from ..arrays import to_host
-from ..graph import Graph
+from ..graph import MAX_VERTICES, Graph, check_csr
 from ..transforms.errors import MinigrError
-from ..transforms.files import write_atomically
+from ..transforms.files import open_own_file, write_atomically
 
 SUFFIX = ".mgr"
 FORMAT_VERSION = 1
@@ -41,28 +45,40 @@ def _cache_path(path):
     return path + SUFFIX
 
 
-def _source_key(path):
-    stat = os.stat(path)
-    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+def _file_digest(path):
+    """The SHA-256 (hex) of a file's bytes: what a cache is keyed to."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def read_cache(path, options):
-    """The cached graph for `path` under `options`, or None when absent, stale or damaged."""
-    try:
-        with open(_cache_path(path), "rb") as f:
-            header = _read_header(f, path)
-            if header["source"] != _source_key(path) or header["options"] != options:
-                return None
-            return _read_arrays(f, header, path)
-    except (OSError, MinigrError, KeyError, TypeError, ValueError):
+    """The cached graph for `path` under `options`, or None when absent, stale or damaged, or
+    when someone else could have written it (see files.open_own_file: said on stderr)."""
+    cache = _cache_path(path)
+    f, why = open_own_file(cache)
+    if why:
+        print(f"minigr: warning: ignoring the binary cache {cache}: {why}; the graph is parsed again",
+              file=sys.stderr)
+    if f is None:
         return None
+    with f:
+        try:
+            header = _read_header(f, cache)
+            if header.get("source") != {"sha256": _file_digest(path)} or header.get("options") != options:
+                return None
+            return _read_arrays(f, header, cache)
+        except (OSError, MinigrError):
+            return None
 
 
-def write_cache(path, graph, options):
-    """Cache `graph` beside `path`; skipped silently where that folder cannot be written."""
+def write_cache(path, graph, options, digest):
+    """Cache `graph`, parsed from bytes whose SHA-256 is `digest` (hex), beside `path`; skipped
+    silently where that folder cannot be written."""
     try:
-        _write(_cache_path(path), graph,
-                      {"source": _source_key(path), "options": options})
+        _write(_cache_path(path), graph, {"source": {"sha256": digest}, "options": options})
     except OSError:
         pass
 
@@ -92,7 +108,8 @@ def _write(path, graph, meta):
 
 
 def _read_header(f, path):
-    """The JSON header of an open .mgr file, its CRC-32 and where the arrays start."""
+    """The JSON header of an open .mgr file, with its CRC-32 and raw bytes; MinigrError unless
+    it is a minigr binary graph whose counts make sense."""
     prefix = f.read(PREFIX.size)
     if len(prefix) < PREFIX.size or not prefix.startswith(MAGIC):
         raise MinigrError(f"{path}: not a minigr binary graph (bad magic)")
@@ -107,24 +124,35 @@ def _read_header(f, path):
         header = None
     if not isinstance(header, dict):
         raise MinigrError(f"{path}: damaged binary graph (unreadable header)")
+    for key, valid in (("num_vertices", lambda n: 0 <= n <= MAX_VERTICES), ("num_edges", lambda m: m >= 0),
+                       ("directed", None), ("weighted", None)):
+        value = header.get(key)
+        kind = bool if valid is None else int
+        if type(value) is not kind or valid and not valid(value):
+            raise MinigrError(f"{path}: damaged binary graph (header {key} is {value!r})")
     return {**header, "_crc": crc, "_raw": raw}
 
 
 def _read_arrays(f, header, path):
     """The Graph (on the CPU) whose arrays follow `header` in `f`, checked against the file
-    size and the CRC-32."""
-    n, m = header["num_vertices"], header["num_edges"]
-    arrays = [np.empty(n + 1, "<i8"), np.empty(m, "<i4")]
-    if header["weighted"]:
-        arrays.append(np.empty(m, "<f4"))
-    expected = PREFIX.size + len(header["_raw"]) + sum(a.nbytes for a in arrays)
+    size, the CRC-32 and as a CSR (see graph.check_csr): a damaged file is a MinigrError,
+    never a graph that indexes outside its arrays."""
+    n, m, weighted = header["num_vertices"], header["num_edges"], header["weighted"]
+    expected = PREFIX.size + len(header["_raw"]) + 8 * (n + 1) + 4 * m + (4 * m if weighted else 0)
     actual = os.fstat(f.fileno()).st_size
     if actual != expected:
         raise MinigrError(f"{path}: damaged binary graph ({actual} bytes, expected {expected})")
+    arrays = [np.empty(n + 1, "<i8"), np.empty(m, "<i4")] + ([np.empty(m, "<f4")] if weighted else [])
     crc = zlib.crc32(header["_raw"])
     for array in arrays:
         f.readinto(array.data)
         crc = zlib.crc32(array, crc)
     if crc != header["_crc"]:
         raise MinigrError(f"{path}: damaged binary graph (checksum mismatch)")
+    try:
+        check_csr(np, arrays[0], arrays[1])
+    except MinigrError as exc:
+        raise MinigrError(f"{path}: damaged binary graph ({exc})") from None
+    if weighted and not np.isfinite(arrays[2]).all():
+        raise MinigrError(f"{path}: damaged binary graph (weights that are not finite)")
     return Graph(*arrays, directed=header["directed"], device="cpu")

@@ -10,10 +10,12 @@ announced). A chunk that fails is scanned line by line, and only that chunk, for
 bad line, which the error names. (Matrix Market's own parser, fast_matrix_market, behind
 scipy.io.mmread, reads "1 2 3.0" as column 2, value 3, and drops extra columns and trailing
 junk such as "5x" without a word, so it cannot tell a bad file from a good one.)"""
+import contextlib
 import gzip
 import io
 import re
 import warnings
+import zlib
 from collections import namedtuple
 
 import numpy as np
@@ -21,6 +23,10 @@ import numpy as np
 from ..transforms.errors import MinigrError
 
 CHUNK_BYTES = 16 << 20  # measured: larger chunks copy slower, smaller ones thread worse
+# The numbers both parsers take (ASCII digits only: Python's int and float also take other
+# scripts' digits and 1_000, which would let the scan pass a line the parsers refused).
+INTEGER = re.compile(r"[+-]?[0-9]+")
+FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)", re.IGNORECASE)
 
 # names: the columns (2 ids, then the value's name if any); value_type: np.int64 or
 # np.float64 for the value column; ids must lie in [low, high] (high None: unbounded); comment:
@@ -28,9 +34,36 @@ CHUNK_BYTES = 16 << 20  # measured: larger chunks copy slower, smaller ones thre
 Layout = namedtuple("Layout", "names value_type low high comment count")
 
 
-def open_binary(path):
-    """`path` opened for reading bytes, through gzip when it ends in .gz."""
-    return gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
+@contextlib.contextmanager
+def open_binary(path, digest=None):
+    """A `with` context giving `path` open for reading bytes, through gzip when it ends in .gz
+    (damaged gzip data is a MinigrError); digest: a hashlib object that takes in every byte
+    read from the file (before gzip)."""
+    with open(path, "rb", buffering=0) as raw, \
+            io.BufferedReader(raw if digest is None else _Digesting(raw, digest)) as f:
+        if path.lower().endswith(".gz"):
+            try:
+                with gzip.GzipFile(fileobj=f) as unzipped:
+                    yield unzipped
+            except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+                raise MinigrError(f"{path}: damaged gzip data ({exc}); is it a whole .gz file?") from None
+        else:
+            yield f
+
+
+class _Digesting(io.RawIOBase):
+    """A raw binary file whose bytes read also go into `digest`."""
+
+    def __init__(self, raw, digest):
+        self.raw, self.digest = raw, digest
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        count = self.raw.readinto(buffer)
+        self.digest.update(memoryview(buffer)[:count])
+        return count
 
 
 def read(f, path, first_line, layout, head=b""):
@@ -77,6 +110,8 @@ def _read_regular(chunk, layout):
     (pyarrow is imported here, on first use: generator specs do not need its 0.1 s.)"""
     import pyarrow
     import pyarrow.csv
+    if b"x" in chunk or b"X" in chunk:  # pyarrow reads 0x10 as 16, which no other path takes
+        return None
     delimiter = "\t" if b"\t" in chunk[:4096] else " "
     # int32 ids parse faster; larger ones could not be vertex ids anyway (the irregular path
     # reads them, and the checks name them). With two names, zip leaves the value type out.
@@ -131,7 +166,8 @@ def _raise_first_bad_line(chunk, path, first_line, layout, entries):
     infinite value, more entries than announced."""
     names, count = layout.names, layout.count
     for line_number, raw in enumerate(io.BytesIO(chunk), first_line):
-        tokens = raw.decode("utf-8", "replace").split(layout.comment, 1)[0].split()
+        # split at ASCII whitespace only, as both parsers do (not at a no-break space, say)
+        tokens = [t.decode("utf-8", "replace") for t in raw.split(layout.comment.encode(), 1)[0].split()]
         if not tokens:
             continue
         where = f"{path}, line {line_number}"
@@ -150,19 +186,17 @@ def _raise_first_bad_line(chunk, path, first_line, layout, entries):
 def _check_token(where, name, token, id_layout, value_type):
     """Raise MinigrError if `token` is not a valid id (id_layout given) or value."""
     if id_layout is None and value_type is np.float64:
-        try:
-            value = float(token)
-        except ValueError:
-            raise MinigrError(f"{where}: unparsable {name} {token!r}") from None
-        if not np.isfinite(value):
+        if not FLOAT.fullmatch(token):
+            raise MinigrError(f"{where}: unparsable {name} {token!r}")
+        if not np.isfinite(float(token)):
             raise MinigrError(f"{where}: {name} {token!r} is not a finite number")
         return
-    if not re.fullmatch(r"[+-]?\d+", token):
+    if not INTEGER.fullmatch(token):
         raise MinigrError(f"{where}: unparsable {name} {token!r} (expected an integer)")
     value = int(token)
+    if not -2**63 <= value < 2**63:
+        raise MinigrError(f"{where}: {name} {token} does not fit a 64-bit integer")
     if id_layout is None:
-        if not -2**63 <= value < 2**63:
-            raise MinigrError(f"{where}: {name} {token} does not fit a 64-bit integer")
         return
     low, high = id_layout.low, id_layout.high
     if value < low or (high is not None and value > high):

@@ -10,10 +10,10 @@ from .options import Edges
 SUFFIXES = (".txt", ".el", ".edges", ".tsv")
 
 
-def read(path):
+def read(path, digest=None):
     """The Edges of an edge list (directed); MinigrError naming the file and line of a
-    mistake."""
-    with columns.open_binary(path) as f:
+    mistake. digest: as for columns.open_binary."""
+    with columns.open_binary(path, digest) as f:
         line_number, first = 0, []
         while not first and (raw := f.readline()):
             line_number += 1

@@ -14,9 +14,10 @@ SUFFIXES = (".mtx",)
 BANNER = "'%%MatrixMarket matrix coordinate <field> <symmetry>'"
 
 
-def read(path):
-    """The Edges of a Matrix Market file; MinigrError naming the file and line of a mistake."""
-    with columns.open_binary(path) as f:
+def read(path, digest=None):
+    """The Edges of a Matrix Market file; MinigrError naming the file and line of a mistake.
+    digest: as for columns.open_binary."""
+    with columns.open_binary(path, digest) as f:
         field, symmetry = _read_banner(f.readline(), path)
         line_number, size_line = 1, None
         while raw := f.readline():

@@ -22,7 +22,7 @@ def normalise(*, directed, symmetrize, remove_self_loops, remove_duplicates, wei
     return {"directed": None if directed is None else bool(directed),
             "symmetrize": bool(symmetrize), "remove_self_loops": bool(remove_self_loops),
             "remove_duplicates": bool(remove_duplicates), "weights": weights,
-            "weight_seed": int(weight_seed)}
+            "weight_seed": int(generators.seed_word(weight_seed, "weight_seed"))}
 
 
 def from_edges(edges, options, source, device):

@@ -4,5 +4,7 @@ from .compute import compute
 from .filter import filter_frontier
 from .neighbor_reduce import neighbor_reduce
 from .priority_queue import split_near_far
+from .reduce_vertices import reduce_vertices
 
-__all__ = ["advance", "advance_pull", "compute", "filter_frontier", "neighbor_reduce", "split_near_far"]
+__all__ = ["advance", "advance_pull", "compute", "filter_frontier", "neighbor_reduce", "reduce_vertices",
+           "split_near_far"]

@@ -1,8 +1,6 @@
 // Block-wide building blocks shared by the GPU transforms.
 namespace minigr {
 
-constexpr unsigned FULL_MASK = 0xffffffffu;
-
 // Shared-memory slot of item j in a tile of T: one pad element per 128 bytes, so
 // that both the striped walk (item k*BLOCK+tid) and the blocked walk (item
 // tid*ITEMS+k) over the tile are free of bank conflicts.

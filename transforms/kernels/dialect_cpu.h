@@ -31,6 +31,8 @@ template <class T, class U, class V> inline T atomicCAS(T* address, U compare, V
     return old;
 }
 template <class T> inline T __ldg(const T* address) { return *address; }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }  // 1 + the lowest set bit's index; 0 for none
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 
 namespace minigr {
 
@@ -38,6 +40,7 @@ inline long long now_ns() { return chrono::duration_cast<chrono::nanoseconds>(ch
 
 template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
 template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }
+inline void aggregated_add(double* sum, double value) { *sum += value; }
 
 template <class To, class From>
 inline To bit_cast(From from)

@@ -1,8 +1,10 @@
 // A frontier on the device: a ring of `capacity` vertex ids read a level at a
 // time. bounds holds the positions of the current level [HEAD, END), where the
 // next level is being appended (up to TAIL), and counts kept for the loop's
-// decisions. Q is a functor struct with members ids, bounds, stamps, capacity
-// (see minigr/frontier.py).
+// decisions. A frontier that keeps its levels (kept > 0) never reuses their
+// room: levels[i] is where level i began, levels[i + 1] where it ended, so
+// previous_level() can walk them back. Q is a functor struct with members ids,
+// bounds, stamps, capacity, levels, kept (see minigr/frontier.py).
 namespace minigr {
 namespace level {
 enum : int {
@@ -13,8 +15,9 @@ enum : int {
     EDGES = 4,       // the out-edges of the current level's vertices, as far as appenders said
     NEXT_EDGES = 5,  // the same, of the next level so far
     NUMBER = 6,      // how many levels began (stamps of unique appends)
-    OVERFLOW = 7,    // 1 once an append found the ring full: the result is void
-    FIELDS = 8
+    OVERFLOW = 7,    // 1 once an append found the ring full (or the kept levels too many): the result is void
+    LEVEL = 8,       // levels made current since the reset: the current one is LEVEL - 1
+    FIELDS = 9
 };
 }
 
@@ -38,7 +41,7 @@ template <bool EDGES, class Q>
 __device__ __forceinline__ void append_vertex(const Q& q, int v, long long edges)
 {
     const long long position = aggregated_increment(&q.bounds[level::TAIL]);
-    if (position - q.bounds[level::HEAD] >= q.capacity) {
+    if (position - (q.kept ? 0 : q.bounds[level::HEAD]) >= q.capacity) {
         q.bounds[level::OVERFLOW] = 1;
         return;
     }
@@ -71,14 +74,43 @@ template <class Q>
 __device__ long long next_level(const Q& q)
 {
     int64_t* b = q.bounds;
-    const long long head = ring_index(q, b[level::END]), size = b[level::TAIL] - b[level::END];
+    const long long head = q.kept ? b[level::END] : ring_index(q, b[level::END]);  // kept levels never wrap
+    const long long size = b[level::TAIL] - b[level::END];
     b[level::HEAD] = head;
     b[level::END] = b[level::TAIL] = head + size;
     b[level::SIZE] = size;
     b[level::EDGES] = b[level::NEXT_EDGES];
     b[level::NEXT_EDGES] = 0;
     b[level::NUMBER] += 1;
+    const long long number = ++b[level::LEVEL];
+    if (q.kept && number > q.kept) {
+        b[level::OVERFLOW] = 1;
+    } else if (q.kept) {
+        q.levels[number - 1] = head;
+        q.levels[number] = head + size;
+    }
     return size;
+}
+
+// Makes the level before the current one current again (a frontier keeping
+// its levels); returns its size, or 0 with an empty current level where
+// there is none. Appends made since are dropped. One thread.
+template <class Q>
+__device__ long long previous_level(const Q& q)
+{
+    int64_t* b = q.bounds;
+    if (b[level::LEVEL] <= 1) {
+        b[level::LEVEL] = 0;
+        b[level::HEAD] = b[level::END] = b[level::TAIL] = q.kept ? q.levels[0] : b[level::HEAD];
+        b[level::SIZE] = 0;
+        return 0;
+    }
+    const long long number = --b[level::LEVEL];
+    b[level::HEAD] = q.levels[number - 1];
+    b[level::END] = b[level::TAIL] = q.levels[number];
+    b[level::SIZE] = b[level::END] - b[level::HEAD];
+    b[level::EDGES] = b[level::NEXT_EDGES] = 0;
+    return b[level::SIZE];
 }
 
 }  // namespace minigr

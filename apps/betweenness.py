@@ -1,0 +1,224 @@
+"""Betweenness centrality, as networkx.betweenness_centrality defines it
+(unweighted): Brandes' algorithm from every source, or from k sources sampled
+as networkx samples them (random.Random(seed).sample), or from given ones.
+
+From each source a forward BFS counts the shortest paths to every vertex
+(sigma, summed by atomics as a vertex is reached), its frontier keeping the
+levels; a backward pass walks those levels again from the deepest: each
+vertex's dependency is a neighbour reduction over its successors w, the
+sum of sigma[v] / sigma[w] * (1 + delta[w]), added to its centrality. Both
+passes loop on the device, and no source waits for the one before. Duplicate
+edges count once and self-loops lie on no shortest path, as in networkx.
+apps/edge_betweenness.py keeps the flow of each edge from the same passes."""
+import math
+import random
+
+import numpy
+
+from minigr.catalog import AT_LEAST_1, IDS, App, BenchCase, Option, vertex_ids
+from minigr.enactor import Loop, Problem, Result, Timer, problem
+from minigr.frontier import Frontier
+from minigr.operators import advance, compute
+from minigr.transforms import Functor, transform
+from minigr.transforms.errors import MinigrError
+
+from . import _betweenness_references as references
+
+WIDTH = 64  # sources walked at once, a bit each in a vertex's mask
+MEMORY = 2**33  # bytes the per-(vertex, source) arrays may take: fewer sources at once beyond
+# Per (vertex v, source b of the batch), at v * width + b: depth (-1 unreached), sigma (paths), delta (dependency).
+RESET = "void operator()(long long i) const { depth[i] = -1; sigma[i] = 0.0; }"
+SEED = """void operator()(long long b) const {
+    const long long s = sources[first + b];
+    depth[s * width + b] = 0;
+    sigma[s * width + b] = 1.0;
+    reached[b] = 0;
+    frontier.append_unique((int)s, 0);
+}"""
+# mask[v]: the sources for which v lies at the level's depth; backward, their dependencies start from 0.
+LEVEL_MASK = """void operator()(int v, int iteration) const {
+    const int at = forward ? iteration : (int)frontier.level();
+    uint64_t bits = 0;
+    for (int b = 0; b < width; ++b) {
+        if (depth[(long long)v * width + b] != at) continue;
+        bits |= 1ull << b;
+        if (!forward) delta[(long long)v * width + b] = 0;
+    }
+    mask[v] = bits;
+}"""
+# For each source of v's mask: the first to reach w claims its depth; every edge from the level before adds its paths.
+COUNT_PATHS = """
+bool cond(int v, int w, long long edge, long long rank, long long out_idx, int iteration) const {
+    bool first = false;
+    for (uint64_t bits = mask[v]; bits; bits &= bits - 1) {
+        const long long b = __ffsll((long long)bits) - 1, at = (long long)w * width + b;
+        const int old = depth[at] == -1 ? atomicCAS(&depth[at], -1, iteration + 1) : depth[at];
+        if (old == -1 || old == iteration + 1) atomicAdd(&sigma[at], sigma[(long long)v * width + b]);
+        first |= old == -1;
+    }
+    return first;
+}
+void apply(int v, int w, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+# v's dependency on its successor w, for each source of v's mask (networkx's order of operations);
+# per_edge: their sum kept as the edge's flow.
+DEPENDENCY = """
+bool cond(int v, int w, long long edge, long long rank, long long out_idx, int iteration) const {
+    double total = 0;
+    for (uint64_t bits = mask[v]; bits; bits &= bits - 1) {
+        const long long b = __ffsll((long long)bits) - 1, at = (long long)w * width + b, from = (long long)v * width + b;
+        if (depth[at] != depth[from] + 1) continue;
+        const double flow = sigma[from] * ((1 + delta[at]) / sigma[at]);
+        atomicAdd(&delta[from], flow);
+        total += flow;
+    }
+    if (per_edge) edge_flow[edge] += total;
+    return false;
+}
+void apply(int v, int w, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+# endpoints[0]: each vertex reached is a path's end too, and its source gets one per vertex reached.
+ACCUMULATE = """void operator()(int v, int) const {
+    for (uint64_t bits = mask[v]; bits; bits &= bits - 1) {
+        const long long b = __ffsll((long long)bits) - 1, at = (long long)v * width + b;
+        if (depth[at] == 0) continue;
+        atomicAdd(&centrality[v], delta[at] + endpoints[0]);
+        if (endpoints[0]) atomicAdd(&reached[b], 1ll);
+    }
+}"""
+SOURCE_ENDS = """void operator()(long long b) const {
+    if (endpoints[0]) atomicAdd(&centrality[sources[first + b]], (double)reached[b]);
+}"""
+BACK = "bool operator()() const { return frontier.previous_level() > 0; }"  # down to the sources' level
+
+
+def betweenness(graph, *, k=None, seed=0, sources=None, normalized=True, endpoints=False, loop="device"):
+    """Betweenness centrality of every vertex (float64), networkx's
+    betweenness_centrality: from every source, or k sampled with `seed` as
+    networkx samples them, or from the given `sources`; normalized and
+    endpoints as networkx defines them. loop: "device" or "host"."""
+    n = graph.num_vertices
+    chosen, sampled = pick_sources(graph, k, seed, sources, k == n)
+    run = problem(graph, ("brandes", False), lambda: Brandes(graph, per_edge=False))
+    with Timer(graph.device) as timer:
+        run.accumulate(chosen, endpoints, loop)
+        source_scale, scale = scales(n, sampled and len(chosen), graph.directed, normalized, endpoints)
+        factor = graph.xp.full(n, scale)
+        factor[graph.xp.asarray(numpy.asarray(chosen, dtype=numpy.int64))] = source_scale
+        centrality = run.centrality * factor
+    return Result({"betweenness": centrality}, len(chosen), timer.ms, run.edges * len(chosen))
+
+
+def pick_sources(graph, k, seed, sources, exact_when_all):
+    """(sources, sampled): every vertex, k sampled with seed (networkx's
+    random.Random(seed).sample), or the given ones, checked; sampled tells
+    how networkx would scale (exact_when_all: k = n is no sample)."""
+    n = graph.num_vertices
+    if sources is not None:
+        if k is not None:
+            raise MinigrError("give k (sources to sample) or sources, not both")
+        chosen = numpy.asarray(sources.get() if hasattr(sources, "get") else sources, dtype=numpy.int64).ravel()
+        if not len(chosen) or int(chosen.min()) < 0 or int(chosen.max()) >= n:
+            raise MinigrError(f"sources must be vertex ids of the graph (0 to {n - 1}), got {chosen.tolist()[:8]}")
+        return chosen.tolist(), True
+    if k is None or k == n and exact_when_all:
+        return list(range(n)), False
+    if not 1 <= k <= n:
+        raise MinigrError(f"k must be between 1 and the vertex count ({n}), got {k}")
+    return random.Random(seed).sample(range(n), k), True
+
+
+def scales(n, sampled, directed, normalized, endpoints):
+    """networkx's rescaling (its _rescale): (factor of the sources, of the
+    other vertices); sampled: the count of sampled sources, or False."""
+    ends = n if endpoints else n - 1
+    if ends < 2:
+        return 1.0, 1.0
+    count, halves = sampled or ends, 1 if directed else 2
+    if not sampled or endpoints:
+        scale = 1 / (count * (ends - 1)) if normalized else ends / (count * halves)
+        return scale, scale
+    if normalized:
+        return (1 / ((count - 1) * (ends - 1)) if count > 1 else math.nan), 1 / (count * (ends - 1))
+    return (ends / ((count - 1) * halves) if count > 1 else math.nan), ends / (count * halves)
+
+
+class Brandes(Problem):
+    """Both passes on the simple view of a graph (duplicates once), from up to
+    `width` sources at once; centrality and, per_edge, edge_flow (per edge of
+    `simple`) sum over the sources; twins: each simple edge's reverse (per_edge, undirected)."""
+    name = "betweenness"
+
+    def __init__(self, graph, per_edge):
+        self.simple, self.edge_map = graph.simple()
+        xp, n, self.edges = graph.xp, graph.num_vertices, self.simple.num_edges
+        self.width = width = max(1, min(WIDTH, MEMORY // (24 * max(n, 1))))
+        self.depth = xp.empty(n * width, dtype=numpy.int32)
+        self.sigma, self.delta = xp.empty(n * width), xp.empty(n * width)
+        self.mask, self.centrality = xp.empty(n, dtype=numpy.uint64), xp.zeros(n)
+        self.edge_flow = xp.zeros(self.edges if per_edge else 1)
+        self.twins = self.simple.reverse_edges() if per_edge and not graph.directed else None
+        self.endpoints, self.reached = xp.zeros(1), xp.zeros(width, dtype=numpy.int64)
+        self.frontier = Frontier(n, graph.device, capacity=n * width, levels=n + 1)
+        arrays = dict(depth=self.depth, sigma=self.sigma, mask=self.mask, width=numpy.int64(width))
+        forward_mask, backward_mask = (
+            Functor(LEVEL_MASK, filename="<betweenness level mask>", delta=self.delta, forward=forward,
+                    frontier=self.frontier.view, **arrays) for forward in (True, False))
+        count_paths = Functor(COUNT_PATHS, filename="<betweenness paths>", **arrays)
+        dependency = Functor(DEPENDENCY, filename="<betweenness dependency>", delta=self.delta,
+                             edge_flow=self.edge_flow, per_edge=bool(per_edge), **arrays)
+        add = Functor(ACCUMULATE, filename="<betweenness accumulate>", endpoints=self.endpoints,
+                      reached=self.reached, centrality=self.centrality, delta=self.delta, **arrays)
+
+        def forward():
+            compute(self.simple, self.frontier, forward_mask, iteration=self.forward.iteration)
+            advance(self.simple, self.frontier, count_paths, out=self.frontier, iteration=self.forward.iteration,
+                    unique=True)
+
+        def backward():
+            compute(self.simple, self.frontier, backward_mask)
+            advance(self.simple, self.frontier, dependency)
+            compute(self.simple, self.frontier, add)
+        self.forward = Loop("betweenness forward", graph.device, forward, self.frontier.not_empty())
+        self.backward = Loop("betweenness backward", graph.device, backward,
+                             Functor(BACK, filename="<betweenness back>", frontier=self.frontier.view))
+
+    def accumulate(self, sources, endpoints, loop):
+        """Queues both passes from the sources, `width` at a time, the sums
+        starting from 0; waits for them at the end."""
+        xp, n = self.simple.xp, self.simple.num_vertices
+        self.centrality.fill(0)
+        self.edge_flow.fill(0)
+        self.endpoints.fill(float(endpoints))
+        listed = xp.asarray(numpy.asarray(sources, dtype=numpy.int32))
+        batch = dict(sources=listed, reached=self.reached, width=numpy.int64(self.width))
+        for first in range(0, len(sources), self.width):
+            count, at = min(self.width, len(sources) - first), dict(first=numpy.int64(first), **batch)
+            transform(len(self.depth), Functor(RESET, filename="<betweenness reset>", depth=self.depth,
+                                               sigma=self.sigma))
+            self.frontier.reset()
+            transform(count, Functor(SEED, filename="<betweenness seed>", depth=self.depth, sigma=self.sigma,
+                                     frontier=self.frontier.view, **at))
+            self.frontier.next_level()
+            self.forward.run(loop, n)
+            self.frontier.previous_level()
+            self.backward.run(loop, n)
+            transform(count, Functor(SOURCE_ENDS, filename="<betweenness source ends>", endpoints=self.endpoints,
+                                     centrality=self.centrality, **at))
+        self.frontier.check_waiting()
+
+
+def check_betweenness(graph, values, options):
+    """Centralities against a SciPy Brandes over the same sources (relative 1e-9)."""
+    return references.check(graph, values, options, edges=False)
+
+
+APP = App(
+    "betweenness", betweenness, "betweenness centrality of every vertex (networkx's, unweighted; exact or sampled)",
+    ("betweenness",), lambda graph, source, values, options: check_betweenness(graph, values, options),
+    options=(Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
+             Option("seed", int, 0, "seed of the sampling (default 0)"),
+             Option("sources", vertex_ids, None, "the sources, as ids: 3,8,12 (instead of k)", IDS),
+             Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx"),
+             Option("endpoints", bool, False, "count a path's ends as on it, as networkx")),
+    variants=({"k": 8}, {"k": 8, "endpoints": True, "normalized": False}),
+    bench=(BenchCase("betweenness 64 sources", "betweenness", references.alternatives("betweenness", {"k": 64}),
+                     references.REFERENCE, references.close, options={"k": 64}),))

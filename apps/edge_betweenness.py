@@ -1,0 +1,44 @@
+"""Edge betweenness centrality, as networkx.edge_betweenness_centrality
+defines it (unweighted): the passes of apps/betweenness.py, each edge
+keeping the dependency that flows along it in the backward pass. One value
+per stored edge: a duplicate has its edge's, a self-loop 0, and an undirected
+edge (stored both ways) the flow of its two directions."""
+import numpy
+
+from minigr.catalog import AT_LEAST_1, App, BenchCase, Option
+from minigr.enactor import Result, Timer, problem
+
+from . import _betweenness_references as references
+from .betweenness import Brandes, pick_sources, scales
+
+
+def edge_betweenness(graph, *, k=None, seed=0, normalized=True, loop="device"):
+    """Betweenness centrality of every stored edge (float64; `source` and
+    `target` name the edges), networkx's edge_betweenness_centrality: from
+    every source, or k sampled with `seed` as networkx samples them;
+    normalized as networkx. loop: "device" or "host"."""
+    chosen, sampled = pick_sources(graph, k, seed, None, False)
+    run = problem(graph, ("brandes", True), lambda: Brandes(graph, per_edge=True))
+    with Timer(graph.device) as timer:
+        run.accumulate(chosen, False, loop)
+        flow = run.edge_flow[run.edge_map]
+        if not graph.directed:
+            flow += run.edge_flow[run.twins[run.edge_map]]
+        _, scale = scales(graph.num_vertices, sampled and len(chosen), graph.directed, normalized, True)
+        flow *= scale
+    ends = {"source": graph.edge_sources().astype(numpy.int32), "target": graph.col_indices.copy()}
+    return Result({**ends, "edge_betweenness": flow}, len(chosen), timer.ms, run.edges * len(chosen))
+
+
+APP = App(
+    "edge_betweenness", edge_betweenness,
+    "betweenness centrality of every edge (networkx's, unweighted; exact or sampled)",
+    ("source", "target", "edge_betweenness"),
+    lambda graph, source, values, options: references.check(graph, values, options, edges=True), rows="edge",
+    options=(Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
+             Option("seed", int, 0, "seed of the sampling (default 0)"),
+             Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx")),
+    variants=({"k": 8},),
+    bench=(BenchCase("edge_betweenness 64 sources", "edge_betweenness",
+                     references.alternatives("edge_betweenness", {"k": 64}), references.REFERENCE, references.close,
+                     options={"k": 64}),))

@@ -1,0 +1,100 @@
+"""HITS hubs and authorities as networkx's power iteration computes them
+(hits_alg._hits_python; networkx.hits finds the same vectors with ARPACK):
+each iteration the authorities pull their in-neighbours' hub scores, the
+hubs pull their out-neighbours' authorities (neighbor_reduce both ways), the
+hubs are scaled to a largest value of 1, until their L1 change is below tol;
+then, normalized, each vector is scaled to sum 1. The iterations loop on the
+device."""
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
+from minigr.enactor import Result, check_weights, distribution, problem
+from minigr.operators import neighbor_reduce, reduce_vertices
+from minigr.power import PowerIteration, check_iteration, gather
+from minigr.transforms.errors import MinigrError
+
+from . import _centrality_references as refs
+
+# sums = [L1 change of the hubs, largest pulled hub score]; settings = [tolerance]
+PULLED = "double operator()(int v) const { return pulled[v]; }"
+UPDATE = """double operator()(int v) const {
+    const double next = pulled[v] / sums[1];
+    const double change = fabs(next - hub[v]);
+    hub[v] = next;
+    return change;
+}"""
+
+
+def hits(graph, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=False, loop="device"):
+    """HITS hub and authority scores of every vertex (float64), as networkx.hits
+    gives them. nstart: the hubs' start (non-negative, one value per vertex,
+    NumPy or CuPy; default uniform). normalized: each vector sums to 1 (else
+    its largest value is 1). weighted: edges count by their weights; else a
+    duplicate edge counts once per copy. Raises when max_iter iterations do
+    not converge, and on a graph without edges (no scores to scale).
+    loop: "device" or "host" (who decides each iteration).
+
+    Example: minigr.hits("kron:scale=8", directed=True).hub"""
+    check_iteration(tol, max_iter)
+    if weighted:
+        check_weights(graph, "weighted HITS")
+    start = distribution(graph, "nstart", nstart)
+    n = graph.num_vertices
+    if n == 0:
+        return Result({"hub": graph.xp.zeros(0), "authority": graph.xp.zeros(0)}, 0, 0.0, 0)
+    if graph.num_edges == 0:
+        raise MinigrError("HITS needs at least one edge: without one every score is 0 and cannot be scaled")
+    run = problem(graph, ("hits", bool(weighted)), lambda: HITS(graph, weighted))
+    iterations, ms = run.converge(loop, max_iter, tol, hub=1.0 / n if start is None else start)
+    hub, authority = run.hub.copy(), run.authority / run.authority.max()
+    if normalized:
+        hub /= hub.sum()
+        authority /= authority.sum()
+    return Result({"hub": hub, "authority": authority}, iterations, ms, 2 * graph.num_edges * iterations)
+
+
+class HITS(PowerIteration):
+    name = "hits"
+
+    def __init__(self, graph, weighted):
+        super().__init__(graph, ("hub", "authority", "pulled"), 2, 1)
+        to_authorities = gather(graph, self.hub, weighted, "in")
+        to_hubs = gather(graph, self.authority, weighted, "out")
+        largest, update = self.functor(PULLED, "largest"), self.functor(UPDATE, "update")
+
+        def iteration():
+            neighbor_reduce(graph, to_authorities, direction="in", out=self.authority)
+            neighbor_reduce(graph, to_hubs, direction="out", out=self.pulled)
+            reduce_vertices(graph, largest, reduce="max", out=self.sums[1:2])
+            reduce_vertices(graph, update, out=self.sums[0:1])
+        self.start_loop(iteration)
+
+
+def _hits_spmv(graph, tol, max_iter):
+    """The SpMV alternative's hubs (the bench's key), weighted."""
+    found, ms, iterations = refs.hits_spmv(refs.adjacency(graph, True), refs.adjacency(graph, True, transpose=True),
+                                           tol=tol, max_iter=max_iter)
+    return found[0], ms, iterations
+
+
+def _bench_case(tol):
+    """Weighted HITS to tol (networkx.hits always reads the weights), against SpMV on both devices and
+    networkx (ARPACK)."""
+    options = dict(tol=tol, max_iter=1000)
+    return BenchCase(f"hits tol {tol:g}", "hub", (
+        System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: _hits_spmv(i.graph, **options)),
+        System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: _hits_spmv(i.graph.to("cpu"), **options)),
+        System("networkx (ARPACK, CPU)", "cpu", lambda i, trace=None: alt.networkx_vector(
+            "hits", i.networkx, which=0, **options), skip=bench.too_big(10_000_000, "networkx"))),
+        "SciPy SpMV (CPU)", bench.close, options=dict(options, weighted=True))
+
+
+APP = App(
+    "hits", hits, "HITS hub and authority scores of every vertex (networkx's iteration)", ("hub", "authority"),
+    lambda graph, source, values, options: refs.check(graph, values, "hits", **options),
+    options=(Option("tol", float, 1e-8, "stop when the hubs' L1 change is below tol (default 1e-8)", POSITIVE),
+             Option("max_iter", int, 100, "most iterations (default 100)", AT_LEAST_1)),
+    # the doctor's ordered grid converges slowly (its hubs' eigenvalue is nearly double), weighted slower still;
+    # the weighted pull's kernels are eigenvector's
+    variants=({"tol": 1e-4, "max_iter": 10000},),
+    bench=(_bench_case(1e-8),))

@@ -1,0 +1,160 @@
+"""Core numbers and the k-core, as networkx.core_number and k_core define
+them: a vertex's core number is the largest k such that it lies in a
+subgraph where every vertex has degree at least k (a directed graph's degree
+counts in- and out-edges). Duplicate edges count once; self-loops are
+refused, as networkx refuses them.
+
+Peeling, a level of vertices at a time: at threshold k, a frontier holds the
+vertices whose degree fell to k or below; advance over their edges lowers
+their remaining neighbours' degrees, and a neighbour whose degree crosses
+from k + 1 to k joins the next level (one thread sees the crossing). When a
+level comes out empty, k rises to the least remaining degree (an atomic min
+over the vertices) and every remaining vertex of that degree forms the next
+level. The decision is made on the device after each level (the operator not
+needed gets a count of 0), so the peeling loops there."""
+import numpy
+
+from minigr import validate
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import App, BenchCase, Option, System
+from minigr.enactor import Problem, Result, Timer, problem
+from minigr.frontier import Frontier
+from minigr.graph import Graph, to_host
+from minigr.operators import advance, compute
+from minigr.transforms import DeviceCount, Functor, transform
+from minigr.transforms.errors import MinigrError
+
+K, LEAST, SELECT, REMOVED = 0, 1, 2, 3  # state: threshold, least remaining degree, vertices to select, removed
+NONE = numpy.int64(2**62)
+RESET = """void operator()(long long v) const {
+    degree[v] = (int)(row_offsets[v + 1] - row_offsets[v]);
+    core[v] = -1;
+    if (v == 0) { state[0] = 0; state[1] = none; state[2] = n; state[3] = 0; }
+}"""
+# A removed vertex's neighbour u loses a degree; the one that takes it from k + 1 to k appends u.
+PEEL = """
+bool cond(int v, int u, long long edge, long long rank, long long out_idx, int iteration) const {
+    if (core[u] >= 0 || atomicSub(&degree[u], 1) != state[0] + 1) return false;
+    core[u] = (int)state[0];
+    return true;
+}
+void apply(int v, int u, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+LEAST_DEGREE = """void operator()(int v, int) const {
+    if (core[v] < 0 && degree[v] < state[1]) atomicMin(&state[1], (long long)degree[v]);
+}"""
+SELECT_LEAST = """void operator()(int v, int) const {
+    if (core[v] < 0 && degree[v] == state[1]) { core[v] = (int)state[1]; frontier.append(v, 0); }
+}"""
+# After each level: a selection's threshold takes effect; an empty level with vertices left calls for one.
+NEXT = """bool operator()() const {
+    if (state[2]) state[0] = state[1];
+    const long long size = frontier.next_level();
+    state[3] += size;
+    state[2] = size == 0 && state[3] < n ? n : 0;
+    state[1] = none;
+    return size > 0 || state[2] > 0;
+}"""
+
+
+def kcore(graph, *, k=None, loop="device"):
+    """Core number of every vertex (int32), networkx's core_number, and
+    in_core (int8): whether it lies in the k-core (networkx's k_core; k
+    default the largest core number, extra["max_core"]). loop: "device" or "host"."""
+    run = problem(graph, ("kcore",), lambda: Cores(graph))
+    if run.self_loops:
+        raise MinigrError("core numbers are not defined on a graph with self-loops (networkx refuses them too); "
+                          "drop them with remove_self_loops=True (--remove-self-loops)")
+    if graph.num_vertices == 0:
+        none = graph.xp.zeros(0, dtype=numpy.int32)
+        return Result({"core": none, "in_core": none.astype(numpy.int8)}, 0, 0.0, 0, {"max_core": 0})
+    with Timer(graph.device) as timer:
+        run.reset()
+        levels, _ = run.run_loop(loop, 2 * graph.num_vertices + 1)
+    run.frontier.check_waiting()
+    max_core = int(run.core.max())
+    in_core = (run.core >= (max_core if k is None else k)).astype(numpy.int8)
+    return Result({"core": run.core.copy(), "in_core": in_core}, levels, timer.ms, run.peel.num_edges,
+                  {"max_core": max_core})
+
+
+class Cores(Problem):
+    name = "kcore"
+
+    def __init__(self, graph):
+        simple, _ = graph.simple()
+        src, dst = simple.edge_sources(), simple.col_indices
+        self.self_loops = bool((src == dst).any())
+        xp, n = graph.xp, graph.num_vertices
+        if graph.directed:  # out- and in-neighbours: an edge both ways counts twice, as in networkx
+            simple = Graph.from_edges(xp.concatenate([src, dst]), xp.concatenate([dst, src]), num_vertices=n,
+                                      device=graph.device)
+        self.peel = simple
+        self.degree, self.core = xp.empty(n, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)
+        self.state = xp.zeros(4, dtype=numpy.int64)
+        self.frontier = Frontier(n, graph.device, capacity=n)
+        arrays = dict(degree=self.degree, core=self.core, state=self.state)
+        self.reset_op = Functor(RESET, filename="<kcore reset>", row_offsets=simple.row_offsets, none=NONE,
+                                n=numpy.int64(n), **arrays)
+        self.peel_op = Functor(PEEL, filename="<kcore peel>", **arrays)
+        self.least = Functor(LEAST_DEGREE, filename="<kcore least degree>", **arrays)
+        self.select = Functor(SELECT_LEAST, filename="<kcore select>", frontier=self.frontier.view, **arrays)
+        self.selecting = DeviceCount(self.state, max(n, 1), SELECT, stable=True)
+        self.start_loop(graph.device, self.level, Functor(NEXT, filename="<kcore next>", frontier=self.frontier.view,
+                                                          state=self.state, none=NONE, n=numpy.int64(n)))
+
+    def level(self):
+        advance(self.peel, self.frontier, self.peel_op, out=self.frontier)
+        compute(self.peel, None, self.least, count=self.selecting)
+        compute(self.peel, None, self.select, count=self.selecting)
+
+    def reset(self):
+        transform(len(self.core), self.reset_op)
+        self.frontier.reset()
+
+
+def networkx_cores(graph):
+    """networkx.core_number as an int32 array, timed on the CPU."""
+    import networkx
+    reference = graph.to_networkx()
+    with Timer("cpu") as timer:
+        found = networkx.core_number(reference)
+    return numpy.array([found[v] for v in range(graph.num_vertices)], dtype=numpy.int32), timer.ms, None
+
+
+def check_kcore(graph, values, k=None):
+    """Core numbers against networkx.core_number, exactly; in_core against them."""
+    core, in_core = (to_host(values[name]) for name in ("core", "in_core"))
+    expected = networkx_cores(graph)[0]
+    cut = k if k is not None else int(expected.max()) if len(expected) else 0
+    member = expected >= cut
+    return validate.verdict([
+        validate.finding(core != expected, "with a wrong core number",
+                         lambda v: f"{v} (got {core[v]}, expected {expected[v]})"),
+        validate.finding((in_core != 0) != member, "wrongly in or out of the k-core",
+                         lambda v: f"{v} (got {in_core[v]}, core {expected[v]})")])
+
+
+def cugraph_cores(inputs):
+    """cuGraph's core_number (undirected graphs)."""
+    import cugraph
+    g = alt.cugraph_graph(inputs.graph)
+    with Timer("gpu") as timer:
+        found = cugraph.core_number(g)
+    return found.sort_values("vertex")["core_number"].values, timer.ms, None
+
+
+def _cugraph_skip(inputs):
+    if inputs.graph.directed:
+        return "skipped: cuGraph's core numbers are for undirected graphs"
+    return alt.no_cugraph(inputs)
+
+
+APP = App(
+    "kcore", kcore, "core numbers (networkx's core_number) and the k-core's vertices", ("core", "in_core"),
+    lambda graph, source, values, options: check_kcore(graph, values, options.get("k")),
+    options=(Option("k", int, None, "the k-core's order (default the largest core number)"),),
+    bench=(BenchCase("kcore core numbers", "core", (
+        System("cuGraph", "gpu", lambda i, trace=None: cugraph_cores(i), skip=_cugraph_skip),
+        System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_cores(i.graph),
+               skip=bench.too_big(20_000_000, "networkx"))), "networkx (CPU)", bench.same),))

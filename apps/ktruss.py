@@ -1,0 +1,162 @@
+"""The k-truss, as networkx.k_truss defines it: the largest subgraph of an
+undirected graph in which every edge lies in at least k - 2 triangles of the
+subgraph. Duplicate edges count once; self-loops are refused, as networkx
+refuses them.
+
+An edge's support (its triangles) is one segmented intersection of its ends'
+neighbour lists, each undirected edge once, from its lower end. Peeling then
+runs on a frontier of edges: the edges whose support is below k - 2 form a
+level; intersecting the ends of each edge e of the level lists its
+triangles, and each triangle not broken at an earlier level lowers the
+support of its other two edges, once (where both of them fall at this level
+nothing is left to lower; where one does, the one of lower id than the
+other lowers the third). The edge whose support crosses to below k - 2
+joins the next level. The levels loop on the device."""
+import numpy
+
+from minigr import validate
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import App, BenchCase, Option, System
+from minigr.enactor import Problem, Result, Timer, problem
+from minigr.frontier import Frontier
+from minigr.graph import to_host
+from minigr.transforms import Functor, intersect_transform, transform
+from minigr.transforms.errors import MinigrError
+
+ALIVE = numpy.int32(2**31 - 1)  # level of an edge still in the truss
+# The neighbour lists of edge e's ends; none for an edge from its higher end (each undirected edge once).
+ENDS = """void ends(int e, long long& a_begin, long long& a_end, long long& b_begin, long long& b_end) const {
+    const int u = sources[e], v = targets[e];
+    a_begin = a_end = b_begin = b_end = 0;
+    if (u > v) return;
+    a_begin = offsets[u];
+    a_end = offsets[u + 1];
+    b_begin = offsets[v];
+    b_end = offsets[v + 1];
+}"""
+EDGE = ENDS + """void operator()(long long e, long long& a0, long long& a1, long long& b0, long long& b1) const {
+    ends((int)e, a0, a1, b0, b1);
+}"""
+LEVEL_EDGE = ENDS + """void operator()(long long p, long long& a0, long long& a1, long long& b0, long long& b1) const {
+    ends(frontier.vertex(p), a0, a1, b0, b1);
+}"""
+# Edges of support below k - 2 (state[0]) start the peeling; the others stay alive.
+START = """void operator()(long long e) const {
+    const bool weak = sources[e] < targets[e] && support[e] < state[0];
+    level[e] = weak ? 0 : alive;
+    if (weak) frontier.append((int)e, 0);
+}"""
+# Triangle (e, a, b) of edge e at level L, a and b (u -> w and v -> w) named by their lower ends' copies.
+LOWER = """void operator()(long long p, long long ia, long long ib) const {
+    const int e = frontier.vertex(p), at = level[e];
+    const long long a = min(ia, (long long)twins[ia]), b = min(ib, (long long)twins[ib]);
+    const int la = level[a], lb = level[b];
+    if (la < at || lb < at) return;
+    if (la > at && (lb > at || e < b)) lower(a, at);
+    if (lb > at && (la > at || e < a)) lower(b, at);
+}
+void lower(long long x, int at) const {
+    if (atomicAdd(&support[x], -1ll) == state[0]) {
+        level[x] = at + 1;
+        frontier.append((int)x, 0);
+    }
+}"""
+
+
+def ktruss(graph, *, k=3, loop="device"):
+    """Whether each stored edge (named by `source` and `target`) lies in the
+    k-truss (int8, 1 in it), networkx's k_truss, of an undirected graph.
+    loop: "device" or "host"."""
+    if graph.directed:
+        raise MinigrError("ktruss needs an undirected graph; symmetrize it first (--symmetrize)")
+    run = problem(graph, ("ktruss",), lambda: Truss(graph))
+    if run.self_loops:
+        raise MinigrError("the k-truss is not defined on a graph with self-loops (networkx refuses them too); "
+                          "drop them with remove_self_loops=True (--remove-self-loops)")
+    with Timer(graph.device) as timer:
+        levels = run.peel(k, loop)
+        kept = run.level[run.canonical[run.edge_map]] == ALIVE
+    run.frontier.check_waiting()
+    ends = {"source": graph.edge_sources().astype(numpy.int32), "target": graph.col_indices.copy()}
+    return Result({**ends, "in_truss": kept.astype(numpy.int8)}, levels, timer.ms, graph.num_edges)
+
+
+class Truss(Problem):
+    """The simple graph's supports and each edge's level of removal (on its lower end's copy)."""
+    name = "ktruss"
+
+    def __init__(self, graph):
+        simple, self.edge_map = graph.simple()
+        xp, self.edges = graph.xp, simple.num_edges
+        sources, targets = simple.edge_sources().astype(numpy.int32), simple.col_indices
+        self.self_loops = bool((sources == targets).any())
+        twins = simple.reverse_edges()
+        self.canonical = xp.minimum(xp.arange(self.edges), twins)
+        self.support = xp.empty(max(self.edges, 1), dtype=numpy.int64)
+        self.level = xp.empty(max(self.edges, 1), dtype=numpy.int32)
+        self.state = xp.zeros(1, dtype=numpy.int64)
+        self.frontier = Frontier(self.edges, graph.device, capacity=self.edges)
+        self.items = simple.col_indices
+        ends = dict(sources=sources, targets=targets, offsets=simple.row_offsets)
+        self.edge = Functor(EDGE, filename="<ktruss edge>", **ends)
+        self.start = Functor(START, filename="<ktruss start>", support=self.support, level=self.level,
+                             state=self.state, frontier=self.frontier.view, alive=ALIVE, **ends)
+        level_edge = Functor(LEVEL_EDGE, filename="<ktruss level edge>", frontier=self.frontier.view, **ends)
+        lower = Functor(LOWER, filename="<ktruss lower>", frontier=self.frontier.view, level=self.level,
+                        twins=twins, support=self.support, state=self.state)
+        self.start_loop(graph.device, lambda: intersect_transform(self.frontier.size, level_edge, self.items, lower),
+                        self.frontier.not_empty())
+
+    def peel(self, k, loop):
+        """Queues the peeling for k; returns its levels (waits for them)."""
+        if not self.edges:
+            return 0
+        self.state.fill(k - 2)
+        intersect_transform(self.edges, self.edge, self.items, out=self.support[:self.edges])
+        self.frontier.reset()
+        transform(self.edges, self.start)
+        self.frontier.next_level()
+        return self.run_loop(loop, self.edges + 1)[0]
+
+
+def networkx_truss(graph, k):
+    """Membership of each stored edge in networkx.k_truss, as int8, timed on the CPU."""
+    import networkx
+    reference = graph.to_networkx()
+    with Timer("cpu") as timer:
+        truss = networkx.k_truss(reference, k)
+    src, dst = to_host(graph.edge_sources()).tolist(), to_host(graph.col_indices).tolist()
+    return numpy.array([truss.has_edge(u, v) for u, v in zip(src, dst)], dtype=numpy.int8), timer.ms, None
+
+
+def check_ktruss(graph, values, k=3):
+    """Membership against networkx.k_truss, exactly (slow beyond a million edges)."""
+    got, expected = to_host(values["in_truss"]), networkx_truss(graph, k)[0]
+    return validate.verdict([validate.finding(got != expected, "wrongly in or out of the k-truss",
+                                              lambda e: f"{e} (got {got[e]}, expected {expected[e]})",
+                                              ("edge", "edges"))])
+
+
+def cugraph_truss(inputs, k):
+    """cuGraph's k-truss: the membership of each stored edge."""
+    import cugraph
+    graph = inputs.graph
+    g = alt.cugraph_graph(graph)
+    with Timer("gpu") as timer:
+        edges = cugraph.k_truss(g, k).view_edge_list()
+    n, xp = graph.num_vertices, graph.xp
+    src, dst = (edges[end].values.astype(numpy.int64) for end in ("src", "dst"))
+    kept = xp.concatenate([src * n + dst, dst * n + src])  # each kept edge either way
+    return xp.isin(graph.edge_sources() * n + graph.col_indices, kept).astype(numpy.int8), timer.ms, None
+
+
+APP = App(
+    "ktruss", ktruss, "the k-truss (networkx's k_truss): whether each edge lies in it", ("source", "target", "in_truss"),
+    lambda graph, source, values, options: check_ktruss(graph, values, options.get("k", 3)),
+    options=(Option("k", int, 3, "the truss's order: each edge in k - 2 triangles of it (default 3)"),),
+    needs="undirected", rows="edge", variants=({"k": 3}, {"k": 5}),
+    bench=(BenchCase("ktruss k=5", "in_truss", (
+        System("cuGraph", "gpu", lambda i, trace=None: cugraph_truss(i, 5), skip=alt.no_cugraph),
+        System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_truss(i.graph, 5),
+               skip=bench.too_big(1_000_000, "networkx"))), "networkx (CPU)", bench.same, options={"k": 5}),))

@@ -1,0 +1,127 @@
+"""A maximal independent set of an undirected graph by Luby's algorithm:
+every vertex draws a random priority from the seed; each round, every
+undecided vertex looks at its neighbours (neighbor_reduce over the round's
+frontier: the highest priority among undecided ones, or "taken" where one
+is in the set) and joins the set when it beats them all, leaves it when a
+neighbour joined, else stays for the next round (filter). Two neighbours
+never join in one round (one beats the other), and the highest undecided
+vertex decides every round, so it ends with every vertex decided: an
+independent set that no vertex can join. Self-loops are ignored. The rounds
+loop on the device."""
+import operator
+
+import numpy
+
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import App, BenchCase, Option, System
+from minigr.enactor import Problem, Result, Timer, problem
+from minigr.frontier import Frontier
+from minigr.graph import to_host
+from minigr.operators import compute, filter_frontier, neighbor_reduce
+from minigr.transforms import Functor
+from minigr.transforms.errors import MinigrError
+from minigr.validate import finding, verdict
+
+UNDECIDED, IN, OUT = 0, 1, 2
+TAKEN = 2**63 - 1  # what a neighbour in the set shows: more than any priority
+# A random 31-bit priority from the seed (splitmix64's finalizer) above the id, so that no two are equal.
+START = """void operator()(int v, int iteration) const {
+    unsigned long long z = (unsigned long long)v + seed * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    priority[v] = (long long)((z ^ (z >> 31)) >> 33) << 32 | v;
+    state[v] = 0;
+    undecided.append(v, 0);
+}"""
+RIVAL = """long long operator()(int v, int u, long long edge) const {
+    return u == v || state[u] == 2 ? -1 : state[u] == 1 ? taken : priority[u];
+}"""
+DECIDE = """bool cond(int v, int iteration) const {
+    if (rival[v] == taken) { state[v] = 2; return false; }
+    if (priority[v] > rival[v]) { state[v] = 1; return false; }
+    return true;
+}"""
+
+
+def mis(graph, *, seed=0, loop="device"):
+    """A maximal independent set of an undirected graph (self-loops ignored):
+    in_set[v] is 1 for its vertices, else 0 (int8); extra["size"] counts
+    them. Luby's algorithm with priorities drawn from the seed (any int):
+    the same seed gives the same set. loop: "device" or "host" (who decides
+    each round).
+
+    Example: minigr.mis("grid:scale=8", seed=1).size"""
+    if graph.directed:
+        raise MinigrError("a maximal independent set needs an undirected graph; symmetrize it first (--symmetrize)")
+    seed = operator.index(seed) % 2**64
+    n = graph.num_vertices
+    if n == 0:
+        return Result({"in_set": graph.xp.zeros(0, dtype=numpy.int8)}, 0, 0.0, 0, {"size": 0})
+    run = problem(graph, ("mis",), lambda: MIS(graph))
+    with Timer(graph.device) as timer:
+        run.reset(seed)
+        rounds, exhausted = run.run_loop(loop, n + 1)  # each round decides the highest undecided vertex
+        in_set = (run.state == IN).astype(numpy.int8)
+    if exhausted:
+        raise MinigrError(f"internal error: the independent set was not done in {rounds} rounds")
+    run.undecided.check_waiting()
+    return Result({"in_set": in_set}, rounds, timer.ms, graph.num_edges, {"size": int(in_set.sum())})
+
+
+class MIS(Problem):
+    name = "mis"
+
+    def __init__(self, graph):
+        xp, n = graph.xp, graph.num_vertices
+        self.graph = graph
+        self.priority, self.rival = xp.empty(n, dtype=numpy.int64), xp.empty(n, dtype=numpy.int64)
+        self.state = xp.empty(n, dtype=numpy.int32)
+        self.undecided = Frontier(n, graph.device)
+        marks = dict(state=self.state, priority=self.priority, taken=numpy.int64(TAKEN))
+        rival = Functor(RIVAL, filename="<mis rival>", **marks)
+        decide = Functor(DECIDE, filename="<mis decide>", rival=self.rival, **marks)
+
+        def luby_round():
+            neighbor_reduce(graph, rival, frontier=self.undecided, out=self.rival, reduce="max")
+            filter_frontier(self.undecided, decide, out=self.undecided)
+        self.start_loop(graph.device, luby_round, self.undecided.not_empty())
+
+    def reset(self, seed):
+        """Priorities from the seed; every vertex undecided, in the first round's frontier."""
+        self.undecided.reset()
+        compute(self.graph, None, Functor(START, filename="<mis start>", priority=self.priority, state=self.state,
+                                          seed=numpy.uint64(seed), undecided=self.undecided.view))
+        self.undecided.next_level()
+
+
+def check_mis(graph, in_set):
+    """in_set (0 or 1 per vertex) against the definition: no edge u - v (u != v)
+    joins two vertices of the set (independent), and every vertex outside it
+    has a neighbour in it (maximal). "ok" or "FAILED: ..."."""
+    in_set, n = to_host(in_set), graph.num_vertices
+    if in_set.shape != (n,):
+        return f"FAILED: in_set has shape {in_set.shape}, expected ({n},)"
+    src, dst = to_host(graph.edge_sources()), to_host(graph.col_indices)
+    joined = (src != dst) & (in_set[src] == 1) & (in_set[dst] == 1)
+    covered = numpy.zeros(n, bool)
+    covered[src[(src != dst) & (in_set[dst] == 1)]] = True
+    return verdict([
+        finding((in_set != 0) & (in_set != 1), "neither 0 nor 1", lambda v: f"{v} ({in_set[v]})"),
+        finding(numpy.isin(numpy.arange(n), src[joined]), "in the set with a neighbour in it",
+                lambda v: f"{v} (and {dst[joined][src[joined] == v][0]})"),
+        finding((in_set == 0) & ~covered, "outside the set with no neighbour in it", str)])
+
+
+APP = App(
+    "mis", mis, "maximal independent set (Luby): no two members adjacent, no vertex can join", ("in_set",),
+    lambda graph, source, values, options: check_mis(graph, values["in_set"]),
+    options=(Option("seed", int, 0, "draws the random priorities: the same seed, the same set (default 0)"),),
+    needs="undirected",
+    bench=(BenchCase("mis", "in_set", (
+        System("CuPy composed Luby (scatter_max)", "gpu", lambda i, trace=None: alt.mis_cupy(
+            i.graph.row_offsets, i.graph.col_indices)),
+        System("networkx (CPU)", "cpu", lambda i, trace=None: alt.mis_networkx(i.networkx),
+               skip=bench.too_big(10_000_000, "networkx"))),
+        reference="networkx (CPU)", verify=lambda in_set, inputs: check_mis(inputs.graph, in_set) == "ok",
+        score=("size", lambda in_set: int(in_set.sum()))),))

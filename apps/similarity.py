@@ -1,0 +1,155 @@
+"""Jaccard and overlap similarity of vertex pairs of an undirected graph,
+as cuGraph defines them: with N(v) the neighbours of v (self-loops and
+duplicate edges aside), jaccard = |N(u) & N(v)| / |N(u) | N(v)| (networkx's
+jaccard_coefficient on the graph without self-loops) and overlap =
+|N(u) & N(v)| / min(|N(u)|, |N(v)|); each 0 where its denominator is.
+Of the given pairs, or of every stored edge.
+
+The common neighbours of every pair come from one segmented intersection
+(intersect_transform, as triangles' use it) of the two sorted neighbour
+lists; one pass over the pairs turns the counts and degrees into both
+coefficients."""
+import numpy
+
+from minigr import validate
+from minigr.bench import alternatives as alt
+from minigr.bench import primitives as bench
+from minigr.catalog import PAIRS, App, BenchCase, Option, System, vertex_pairs
+from minigr.enactor import Problem, Result, Timer, problem
+from minigr.graph import to_host
+from minigr.transforms import Functor, intersect_transform, transform
+from minigr.transforms.errors import MinigrError
+
+PAIR = """
+void operator()(long long p, long long& a_begin, long long& a_end, long long& b_begin, long long& b_end) const {
+    const int u = first[p], v = second[p];
+    a_begin = offsets[u];
+    a_end = offsets[u + 1];
+    b_begin = offsets[v];
+    b_end = offsets[v + 1];
+}"""
+COEFFICIENTS = """void operator()(long long p) const {
+    const long long du = offsets[first[p] + 1] - offsets[first[p]], dv = offsets[second[p] + 1] - offsets[second[p]];
+    const double common = (double)count[p], union_size = (double)(du + dv) - common, least = (double)min(du, dv);
+    jaccard[p] = union_size > 0 ? common / union_size : 0.0;
+    overlap[p] = least > 0 ? common / least : 0.0;
+}"""
+SAMPLED = 2**25  # neighbour entries the check's reference expands at most (pairs sampled beyond)
+
+
+def similarity(graph, *, pairs=None):
+    """Jaccard and overlap similarity (float64) of each pair (u, v) in `pairs`
+    (a list or array of pairs; default every stored edge), which `first` and
+    `second` name, on an undirected graph."""
+    if graph.directed:
+        raise MinigrError("similarity needs an undirected graph; symmetrize it first (--symmetrize)")
+    first, second = pair_arrays(graph, pairs)
+    run = problem(graph, ("similarity",), lambda: Similarity(graph))
+    with Timer(graph.device) as timer:
+        jaccard, overlap = run.coefficients(first, second)
+    return Result({"first": first, "second": second, "jaccard": jaccard, "overlap": overlap}, 1, timer.ms,
+                  graph.num_edges)
+
+
+def pair_arrays(graph, pairs):
+    """(first, second) as int32 arrays on the graph's device: every stored edge, or the pairs checked."""
+    xp, n = graph.xp, graph.num_vertices
+    if pairs is None:
+        return graph.edge_sources().astype(numpy.int32), graph.col_indices.copy()
+    ids = xp.asarray(pairs).reshape(-1, 2) if len(pairs) else xp.zeros((0, 2), dtype=numpy.int32)
+    if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= n):
+        raise MinigrError(f"pairs must hold vertex ids of the graph (0 to {n - 1}), got {int(ids.min())}.."
+                          f"{int(ids.max())}")
+    return ids[:, 0].astype(numpy.int32), ids[:, 1].astype(numpy.int32)
+
+
+class Similarity(Problem):
+    """The graph's neighbour lists, each neighbour once (self-loops aside)."""
+    name = "similarity"
+
+    def __init__(self, graph):
+        self.simple, _ = graph.simple(self_loops=False)
+
+    def coefficients(self, first, second):
+        """(jaccard, overlap) of the pairs, queued."""
+        xp, p, offsets = self.simple.xp, len(first), self.simple.row_offsets
+        count, jaccard, overlap = xp.empty(p, dtype=numpy.int64), xp.empty(p), xp.empty(p)
+        intersect_transform(p, Functor(PAIR, filename="<similarity pair>", first=first, second=second,
+                                       offsets=offsets), self.simple.col_indices, out=count)
+        transform(p, Functor(COEFFICIENTS, filename="<similarity coefficients>", first=first, second=second,
+                             offsets=offsets, count=count, jaccard=jaccard, overlap=overlap))
+        return jaccard, overlap
+
+
+def common_neighbours(matrix, first, second):
+    """|N(u) & N(v)| of each pair by expanding both neighbour lists into
+    (pair, neighbour) keys and matching them (NumPy); matrix: 0/1 CSR without
+    self-loops or duplicates."""
+    def keys(ends):
+        degree = numpy.diff(matrix.indptr)[ends]
+        pair = numpy.repeat(numpy.arange(len(ends)), degree)
+        start = numpy.repeat(matrix.indptr[ends] - numpy.concatenate([[0], numpy.cumsum(degree)[:-1]]), degree)
+        return pair * matrix.shape[0] + matrix.indices[start + numpy.arange(len(pair))]
+    found = keys(first)
+    return numpy.bincount(found[numpy.isin(found, keys(second))] // max(matrix.shape[0], 1), minlength=len(first))
+
+
+@validate.verdict_on_misshapen
+def check_similarity(graph, values):
+    """Both coefficients against common_neighbours (relative 1e-12), on a seeded
+    sample of the pairs where expanding them all would pass SAMPLED entries."""
+    import scipy.sparse
+    first, second, jaccard, overlap = (to_host(values[k]) for k in ("first", "second", "jaccard", "overlap"))
+    matrix = scipy.sparse.csr_matrix(graph.to_scipy(), dtype=numpy.float64)
+    matrix.setdiag(0)
+    matrix.eliminate_zeros()
+    matrix.sum_duplicates()
+    degree = numpy.diff(matrix.indptr)
+    pick = numpy.arange(len(first))
+    entries = int(degree[first].sum() + degree[second].sum())
+    if entries > SAMPLED:
+        pick = numpy.sort(numpy.random.default_rng(0).choice(len(first), len(first) * SAMPLED // entries, False))
+    u, v = first[pick], second[pick]
+    common = common_neighbours(matrix, u, v)
+    union, least = degree[u] + degree[v] - common, numpy.minimum(degree[u], degree[v])
+    want_jaccard = numpy.where(union > 0, common / numpy.maximum(union, 1), 0)
+    want_overlap = numpy.where(least > 0, common / numpy.maximum(least, 1), 0)
+    findings = [validate.finding(~numpy.isclose(got[pick], want, rtol=1e-12, atol=0), f"with a wrong {name}",
+                                 lambda i: f"{pick[i]} ({u[i]}, {v[i]}): got {got[pick[i]]!r}, expected {want[i]!r}",
+                                 ("pair", "pairs"))
+                for name, got, want in (("jaccard", jaccard, want_jaccard), ("overlap", overlap, want_overlap))]
+    checked = "" if len(pick) == len(first) else f" ({len(pick)} of {len(first)} pairs, sampled)"
+    found = validate.verdict(findings)
+    return found + checked if found == "ok" else found
+
+
+def networkx_jaccard(graph):
+    """networkx.jaccard_coefficient of every stored edge (graph without self-loops), timed on the CPU."""
+    from ._sparse_products import simple_networkx
+    import networkx
+    reference = simple_networkx(graph)
+    reference.remove_edges_from(networkx.selfloop_edges(reference))
+    ends = list(zip(to_host(graph.edge_sources()).tolist(), to_host(graph.col_indices).tolist()))
+    with Timer("cpu") as timer:
+        found = [c for _, _, c in networkx.jaccard_coefficient(reference, ends)]
+    return numpy.array(found), timer.ms, None
+
+
+def cugraph_jaccard(inputs):
+    """cuGraph's Jaccard over every edge, in the graph's edge order."""
+    import cugraph
+    g = alt.cugraph_graph(inputs.graph)
+    with Timer("gpu") as timer:
+        found = cugraph.jaccard(g)
+    return found.sort_values(["first", "second"])["jaccard_coeff"].values, timer.ms, None
+
+
+APP = App(
+    "similarity", similarity, "Jaccard and overlap similarity of every edge, or of given vertex pairs",
+    ("first", "second", "jaccard", "overlap"), lambda graph, source, values, options: check_similarity(graph, values),
+    options=(Option("pairs", vertex_pairs, None, "the pairs, as 0-1,2-7 (default every edge)", PAIRS),),
+    needs="undirected", rows="edge",
+    bench=(BenchCase("similarity of every edge", "jaccard", (
+        System("cuGraph", "gpu", lambda i, trace=None: cugraph_jaccard(i), skip=alt.no_cugraph),
+        System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_jaccard(i.graph),
+               skip=bench.too_big(2_000_000, "networkx"))), "networkx (CPU)", bench.close),))

@@ -1,0 +1,78 @@
+"""Power iterations on the device loop, as the centralities (eigenvector,
+Katz, HITS) run them: float64 vectors of one value per vertex, pulled through
+neighbours with neighbor_reduce and updated with reduce_vertices, until the
+L1 change of an iteration, summed on the device, falls below a tolerance
+(networkx's stopping rules); networkx's PowerIterationFailedConvergence is a
+MinigrError naming the iterations."""
+import math
+
+from .enactor import Problem, Timer
+from .transforms import Functor
+from .transforms.errors import MinigrError
+
+GATHER = "double operator()(int v, int u, long long edge) const { return x[u]; }"
+WEIGHTED_GATHER = "double operator()(int v, int u, long long edge) const { return x[u] * weights[edge]; }"
+# NaN (a diverging iteration) never converges
+NOT_CONVERGED = "bool operator()() const { return !(sums[0] < settings[0]); }"
+
+
+def check_iteration(tol, max_iter):
+    """A MinigrError unless tol is positive and max_iter at least 1."""
+    if not tol > 0 or max_iter < 1:
+        raise MinigrError(f"tol must be positive and max_iter at least 1, "
+                          f"got tol={tol!r}, max_iter={max_iter!r}")
+
+
+def gather(graph, x, weighted, direction="in"):
+    """neighbor_reduce's value functor over `direction` neighbours: x[u] of
+    each neighbour u, times the edge's weight when weighted (as networkx's
+    weight=; unweighted, a duplicate edge counts once per copy)."""
+    g = graph if direction == "out" else graph.reverse()
+    if weighted:
+        return Functor(WEIGHTED_GATHER, filename="<gather weighted>", x=x, weights=g.weights)
+    return Functor(GATHER, filename="<gather>", x=x)
+
+
+class PowerIteration(Problem):
+    """A power iteration's buffers and loop on one graph: each of `vectors`
+    an attribute (float64, one value per vertex); `sums`, reduced by the body
+    each iteration (sums[0]: the L1 change); `settings`, set by the app
+    (settings[0]: the tolerance on the change). Subclasses make their
+    functors (see `functor`), then call start_loop(body)."""
+
+    advice = "raise max_iter or tol"  # what to do when it does not converge
+
+    def __init__(self, graph, vectors, sums, settings):
+        xp, n = graph.xp, graph.num_vertices
+        self.graph = graph
+        self.vectors = {name: xp.zeros(n) for name in vectors}
+        for name, array in self.vectors.items():
+            setattr(self, name, array)
+        self.sums, self.settings = xp.zeros(sums), xp.zeros(settings)
+        graph.vertex_partition()
+
+    def functor(self, source, what, **captures):
+        """A Functor of `source` that sees every vector, sums and settings by name."""
+        return Functor(source, filename=f"<{self.name} {what}>", sums=self.sums, settings=self.settings,
+                       **self.vectors, **captures)
+
+    def start_loop(self, body):
+        super().start_loop(self.graph.device, body, self.functor(NOT_CONVERGED, "converged"))
+
+    def converge(self, loop, max_iter, tolerance, **starts):
+        """Sets each vector named in starts to its value (a number or an
+        array), then runs the loop until the L1 change is below tolerance.
+        Returns (iterations, ms); a MinigrError when max_iter iterations do not
+        get there. loop: "device" or "host"."""
+        with Timer(self.graph.device) as timer:
+            for name, value in starts.items():
+                self.vectors[name][...] = value
+            self.settings[0] = tolerance
+            iterations, exhausted = self.run_loop(loop, max_iter)
+        if exhausted:
+            change = float(self.sums[0])
+            why = (f"L1 change {change:.3g}, needed < {tolerance:.3g}" if math.isfinite(change) else
+                   "its values overflowed")
+            raise MinigrError(f"{self.name}: the power iteration did not converge in {max_iter} iterations "
+                              f"({why}); {self.advice}")
+        return iterations, timer.ms
