@@ -236,11 +236,12 @@ def load_part(comm, source, *, device, reorder="auto", **options):
     del degrees
     first, last = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
     mine = []
+    ids = numpy.int32 if n < 2**31 else numpy.int64  # half the memory: kron_s28_e16's part is 2.1G edges
     for src, dst in chunks():  # both directions of each edge, from this rank's vertices
         for a, b in ((src, dst), (dst, src)):
             keep = (a >= first) & (a < last)
-            mine.append((a[keep], b[keep]))
-    src, dst = (xp.concatenate([xp.zeros(0, numpy.int64)] + [pair[i] for pair in mine]) for i in (0, 1))
+            mine.append((a[keep].astype(ids), b[keep].astype(ids)))
+    src, dst = (xp.concatenate([xp.zeros(0, ids)] + [pair[i] for pair in mine]) for i in (0, 1))
     del mine
     part = Part.build(comm, bounds, (src, dst, None), device=device, clean=True)
     if weights == "random":
