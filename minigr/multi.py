@@ -45,7 +45,7 @@ def run_threads(graph, parts, name, *args, reorder="auto", **options):
     """Primitive `name` on `graph` (on the CPU) split into `parts` parts, one
     thread each, cut in the order minigr.reorder.choose(graph, parts,
     reorder) keeps: the whole graph's Result, with each part's in
-    extra["parts"] and the order's facts (Order.facts) in extra."""
+    extra["parts"] and the order's facts (Part.order_facts) in extra."""
     run = partitioned_record(name).on_parts()
     if graph.device != "cpu":
         raise MinigrError("partitions as threads run on the CPU backend; use run_gpus for GPUs")
@@ -57,7 +57,7 @@ def run_threads(graph, parts, name, *args, reorder="auto", **options):
     def rank(r):
         try:
             part = Part.from_graph(group.communicator(r), graph, order=order)
-            return run(part, *args, **options)
+            return run(part, *args, **options), part.order_facts()
         except BaseException:
             group.abort()
             raise
@@ -68,8 +68,8 @@ def run_threads(graph, parts, name, *args, reorder="auto", **options):
     if errors:  # the first rank's own error, not another's "a rank failed"
         own = [e for e in errors if "another rank" not in str(e)]
         raise (own or errors)[0]
-    result = join([f.result() for f in futures], order.user_ids)
-    result.extra.update(order.facts())
+    result = join([f.result()[0] for f in futures], order.user_ids)
+    result.extra.update(futures[0].result()[1])
     return result
 
 

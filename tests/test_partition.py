@@ -177,8 +177,8 @@ def test_parts_sharing_few_vertices_run_apart():
     halves, and on a permuted one's once renumbered, not on its halves in the
     user's order."""
     from minigr.apps._sssp_parts import ROUND_ITERATIONS
-    for spec, reorder, apart in (("grid:scale=12,seed=4,permute=0", "none", True), ("grid:scale=12,seed=4", "none", False),
-                                 ("grid:scale=12,seed=4", "auto", True)):
+    for spec, reorder, apart in (("grid:scale=12,seed=4,permute=0", "none", True),
+                                 ("grid:scale=12,seed=4", "none", False), ("grid:scale=12,seed=4", "auto", True)):
         graph = load(spec, weights="random", device="cpu")
         expected = bfs(graph, 5)
         got = run_threads(graph, 2, "bfs", 5, reorder=reorder)
@@ -315,7 +315,7 @@ def test_renumbering_cuts_a_permuted_grid():
     """A grid whose ids are permuted leaves 10 times fewer proxies once
     renumbered (RCM, and METIS where installed), about what the grid in row
     order leaves; the identity is kept where nothing cuts less."""
-    permuted, ordered = (load(spec, device="cpu") for spec in ("grid:scale=10,seed=1", "grid:scale=10,seed=1,permute=0"))
+    permuted, ordered = (load(f"grid:scale=10,seed=1{more}", device="cpu") for more in ("", ",permute=0"))
     for parts in (2, 4):
         rcm = choose(permuted, parts, "rcm")
         identity = rcm.cuts["none"]
