@@ -18,6 +18,7 @@ import numpy
 from . import catalog
 from .arrays import to_host
 from .comm import NcclCommunicator, ThreadGroup, TimedCommunicator, new_nccl_id
+from .part_checks import check_on_part
 from .partition import Part, load_part
 from .reorder import choose
 from .transforms.backend import gpu_unavailable_reason
@@ -81,7 +82,8 @@ def mpi_size():
     return 0
 
 
-def run_gpus(source, gpus, name, *args, runs=1, load_options=None, reorder="auto", profile=False, **options):
+def run_gpus(source, gpus, name, *args, runs=1, load_options=None, reorder="auto", profile=False, check=False,
+             **options):
     """Primitive `name` on the graph minigr.load(source, **load_options) gives
     (a file or generator spec), split over `gpus` GPUs, one process each
     talking through NCCL: spawned here, or, under an MPI launcher, the
@@ -91,9 +93,11 @@ def run_gpus(source, gpus, name, *args, runs=1, load_options=None, reorder="auto
     joined Results, one per run, with the graph's, the order's and each
     part's facts in extra (Part.facts). A source of None is the vertex of
     highest out-degree. profile: each part's time in its own work and in
-    communication (comm.TimedCommunicator) in its extra too."""
+    communication (comm.TimedCommunicator) in its extra too. check: each
+    rank checks the last run's result on its part (part_checks.check_on_part,
+    for graphs no host holds whole), the verdict in extra["check"]."""
     partitioned_record(name)
-    task = (source, name, args, options, dict(load_options or {}, reorder=reorder), runs, profile)
+    task = (source, name, args, options, dict(load_options or {}, reorder=reorder), runs, profile, check)
     if mpi_size():
         return _run_under_mpi(gpus, task)
     reason = gpu_unavailable_reason()
@@ -135,7 +139,7 @@ def _rank_work(rank, size, gpu, unique_id, task):
     on the host; the user's ids of its own vertices, or None where the order is the user's)."""
     import cupy
     os.environ.update(NCCL_ENVIRONMENT)
-    source, name, args, options, load_options, runs, profile = task
+    source, name, args, options, load_options, runs, profile, check = task
     cupy.cuda.Device(gpu).use()
     comm = NcclCommunicator(unique_id, size, rank)
     if profile:
@@ -155,14 +159,17 @@ def _rank_work(rank, size, gpu, unique_id, task):
         facts["loop"] = f"host (the loop on the device failed: {exc})"
         run(part, *args, **options)
     results = []
-    for _ in range(runs):
+    for i in range(runs):
         comm.barrier()  # the ranks start together, so no rank's time holds another's late start
         if profile:
             comm.restart()
-        result = run(part, *args, **options).to_host()
+        result = run(part, *args, **options)
         if profile:
             facts["local_ms"], facts["communication_ms"] = comm.wait_ms()
-        results.append(dataclasses.replace(result, extra={**result.extra, **facts}))
+        if check and i == runs - 1:
+            settings = {key: options[key] for key in ("damping", "tol") if key in options}
+            facts["check"] = check_on_part(part, name, result.values, facts["source"], **settings)
+        results.append(dataclasses.replace(result.to_host(), extra={**result.extra, **facts}))
     return results, part.owned_user_ids()
 
 

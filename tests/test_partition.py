@@ -418,3 +418,49 @@ def test_wcc_on_parts_compiles_for_the_gpu():
         got = run_threads(graph, 2, "wcc")
     assert numpy.array_equal(got.component, wcc(graph).component)
     assert any("outbox" in source for source in compiled)
+
+
+def checks_on_parts(graph, parts, name, args, options, corrupt=None):
+    """Every rank's part_checks verdict on `name`'s results on its part, the last rank's first corrupted."""
+    from minigr.catalog import app
+    from minigr.part_checks import check_on_part
+    order = choose(graph, parts)
+
+    def work(comm):
+        part = Part.from_graph(comm, graph, order=order)
+        values = dict(app(name).on_parts()(part, *args, **options).values)
+        if corrupt is not None and comm.rank == parts - 1:
+            corrupt(values, part)
+        return check_on_part(part, name, values, *args, tol=options.get("tol", 1e-6))
+
+    return set(on_ranks(parts, work))
+
+
+@pytest.mark.parametrize("parts", (1, 3))
+def test_checks_on_parts_pass_right_results_and_catch_wrong_ones(parts):
+    """The invariants each rank checks on its own part (for graphs no host
+    holds whole) hold for the right results on the nasty graphs, and a
+    depth, distance, component or rank put wrong on one part breaks them."""
+    cases = (("bfs", {}, "depth", lambda x: x + 1),
+             ("sssp", {}, "distance", lambda x: x / 2 if 0 < x < numpy.inf else 3.0),
+             ("wcc", {}, "component", lambda x: x + 1),
+             ("pagerank", {"tol": 1e-9}, "rank", lambda x: x * 1.01))
+    for name, graph in nasty_graphs("cpu", weighted=True).items():
+        source = graph.num_vertices // 2
+        for app, options, key, wrong in cases:
+            if app == "pagerank" and not graph.num_vertices:
+                continue
+            args = (source,) if app in ("bfs", "sssp") else ()
+            assert checks_on_parts(graph, parts, app, args, options) == {"ok"}, (name, app)
+            changed = []
+
+            def corrupt(values, part):  # the last part's vertex of highest degree, where it has edges
+                degrees = part.graph.out_degrees()[:part.owned]
+                if part.owned and degrees.max() > 0:
+                    v = int(degrees.argmax())
+                    values[key][v] = wrong(values[key][v])
+                    changed.append(v)
+
+            verdicts = checks_on_parts(graph, parts, app, args, options, corrupt)
+            if changed:
+                assert len(verdicts) == 1 and verdicts.pop().startswith("FAILED: "), (name, app, parts)
