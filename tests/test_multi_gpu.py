@@ -123,6 +123,16 @@ def test_two_gpus_in_the_order_asked(spec, reorder, name):
 
 
 @two_gpus
+@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank", "wcc"])
+def test_checks_on_the_parts_of_a_graph_generated_part_by_part(name):
+    """What bench scaling checks a graph larger than one GPU by (part_checks), on one that fits."""
+    args = (5,) if name in ("bfs", "sssp") else ()
+    options = {"tol": 1e-9} if name == "pagerank" else {}
+    (got,) = run_gpus(SPECS[0], 2, name, *args, load_options={"weights": "random"}, check=True, **options)
+    assert got.extra["check"] == "ok"
+
+
+@two_gpus
 def test_two_gpus_from_the_command_line(capsys, tmp_path):
     out = tmp_path / "depth.txt"
     assert main(["bfs", SPECS[2], "--gpus", "2", "--validate", "--runs", "2", "--output", str(out)]) == 0
