@@ -5,7 +5,7 @@ graphs from oscillating), from nstart (default uniform), until the L1 change
 is below n * tol. The iterations loop on the device."""
 from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
-from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
+from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Result, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce, reduce_vertices
@@ -79,5 +79,5 @@ APP = App(
     "eigenvector", eigenvector, "eigenvector centrality of every vertex (networkx's power iteration)", ("centrality",),
     lambda graph, source, values, options: refs.check(graph, values, "eigenvector", **options),
     options=(Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
-             Option("max_iter", int, 100, "most iterations (default 100)", AT_LEAST_1)),
+             Option("max_iter", int, 100, "most iterations (default 100)", ITERATIONS)),
     variants=({"max_iter": 1000}, {"max_iter": 1000, "weighted": True}), bench=(_bench_case(1e-6),))

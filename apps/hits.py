@@ -7,7 +7,7 @@ then, normalized, each vector is scaled to sum 1. The iterations loop on the
 device."""
 from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
-from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
+from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Result, check_weights, distribution, problem
 from minigr.operators import neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration, gather
@@ -93,7 +93,7 @@ APP = App(
     "hits", hits, "HITS hub and authority scores of every vertex (networkx's iteration)", ("hub", "authority"),
     lambda graph, source, values, options: refs.check(graph, values, "hits", **options),
     options=(Option("tol", float, 1e-8, "stop when the hubs' L1 change is below tol (default 1e-8)", POSITIVE),
-             Option("max_iter", int, 100, "most iterations (default 100)", AT_LEAST_1)),
+             Option("max_iter", int, 100, "most iterations (default 100)", ITERATIONS)),
     # the doctor's ordered grid converges slowly (its hubs' eigenvalue is nearly double), weighted slower still;
     # the weighted pull's kernels are eigenvector's
     variants=({"tol": 1e-4, "max_iter": 10000},),

@@ -6,7 +6,7 @@ below 1 / (the adjacency's largest eigenvalue). The iterations loop on the
 device."""
 from minigr.bench import alternatives as alt
 from minigr.bench import primitives as bench
-from minigr.catalog import AT_LEAST_1, POSITIVE, App, BenchCase, Option, System
+from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Result, check_weights, per_vertex, problem
 from minigr.operators import neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration, gather
@@ -88,6 +88,6 @@ APP = App(
     options=(Option("alpha", float, 0.1, "attenuation, below 1 / the largest eigenvalue (default 0.1)", FINITE),
              Option("beta", float, 1.0, "each vertex's own weight (default 1)", FINITE),
              Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
-             Option("max_iter", int, 1000, "most iterations (default 1000)", AT_LEAST_1)),
+             Option("max_iter", int, 1000, "most iterations (default 1000)", ITERATIONS)),
     # alpha below 1 / the largest eigenvalue of the doctor's skewed graphs
     variants=({"alpha": 0.01}, {"alpha": 0.0001, "weighted": True}), bench=(_bench_case(0.01),))

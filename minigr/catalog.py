@@ -26,6 +26,7 @@ from .transforms.errors import MinigrError
 System = collections.namedtuple("System", "name device run traced skip once", defaults=(False, None, False))
 # Limits shared by options: (test, what the value must be).
 POSITIVE = (lambda x: math.isfinite(x) and x > 0, "a positive number")
+AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
 ITERATIONS = (lambda x: 1 <= x < 2**31, "from 1 to 2^31 - 1")  # a loop's iteration counter is 32-bit
 
 
