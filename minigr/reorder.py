@@ -39,7 +39,8 @@ class Order:
     method: the candidate kept ("none": the identity); user_ids: the user's
     id of each new id (None for the identity); bounds: the parts' contiguous
     ranges of new ids; cuts: method -> (proxies, edges crossing parts) of
-    every candidate tried; ms: the time to choose and renumber."""
+    every candidate tried; ms: the time to choose it (Part.order_facts adds
+    renumbering the graph)."""
     method: str
     user_ids: numpy.ndarray
     bounds: numpy.ndarray
