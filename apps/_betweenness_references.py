@@ -4,9 +4,8 @@ batch of sources at once (a column each), networkx, and cuGraph where it is
 installed. Not an app: its name starts with an underscore."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import System
 from minigr.enactor import Timer
 from minigr.graph import to_host
@@ -148,6 +147,6 @@ def alternatives(name, options):
         System("cuGraph", "gpu", lambda i, trace=None: cugraph_system(i, options), skip=alt.no_cugraph),)
     return cugraph + (
             System(REFERENCE, "cpu", lambda i, trace=None: scipy_system(i, options, edges),
-                   skip=bench.too_big(2_000_000)),
+                   skip=alt.too_big(2_000_000)),
             System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_system(i, options, edges),
-                   skip=bench.too_big(200_000, "networkx")))
+                   skip=alt.too_big(200_000, "networkx")))

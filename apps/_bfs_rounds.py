@@ -8,7 +8,7 @@ import numpy
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
-from minigr.operators import advance
+from minigr.operators import AdvanceFunctor, advance
 from minigr.partition import Border
 from minigr.transforms import Functor, scan_transform, transform
 
@@ -17,12 +17,9 @@ from .bfs import REACHED_EDGES
 ROUND_LEVELS = 32
 # A label packs (depth, the parent's user id), so one atomicMin keeps the
 # shorter way and a parent one level up; a vertex whose label fell goes on.
-RELAX = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+RELAX = dict(cond="""
     const uint64_t offer = ((label[src] >> 32) + 1) << 32 | (uint32_t)user_ids[src];
-    return atomicMin(&label[dst], offer) > offer;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+    return atomicMin(&label[dst], offer) > offer;""")
 # An owner keeps a peer's shorter label of its vertex, which goes on from there.
 TAKE_SHORTER = """void operator()(int v, uint64_t got) const {
     if (atomicMin(&label[v], got) > got) frontier.append_unique(v, 0);
@@ -74,7 +71,8 @@ class RoundsBFS(Problem):
         self.totals = xp.zeros(1, dtype=numpy.int64)
         self.deepest = xp.zeros(1, dtype=numpy.int64)
         self.frontier = Frontier(n, graph.device)  # a vertex may come again in the next level
-        self.relax = Functor(RELAX, filename="<bfs rounds relax>", label=self.label, user_ids=part.user_ids)
+        self.relax = AdvanceFunctor(**RELAX, filename="<bfs rounds relax>", label=self.label,
+                                    user_ids=part.user_ids)
         self.labels = Border(part, self.label, Functor(TAKE_SHORTER, filename="<bfs rounds take shorter>",
                                                        headers=(FRONTIER_HEADER,), label=self.label,
                                                        frontier=self.frontier.view))

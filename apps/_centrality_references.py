@@ -5,7 +5,7 @@ its name starts with an underscore."""
 import numpy
 
 from minigr import validate
-from minigr.bench.alternatives import csr_matrix
+from minigr.alternatives import csr_matrix
 from minigr.enactor import Timer
 from minigr.graph import to_host
 from minigr.transforms.backend import array_module, device_of

@@ -91,10 +91,31 @@ BACK = "bool operator()() const { return frontier.previous_level() > 0; }"  # do
 
 
 def betweenness(graph, *, k=None, seed=0, sources=None, normalized=True, endpoints=False, loop="device"):
-    """Betweenness centrality of every vertex (float64), networkx's
-    betweenness_centrality: from every source, or k sampled with `seed` as
-    networkx samples them, or from the given `sources`; normalized and
-    endpoints as networkx defines them. loop: "device" or "host"."""
+    """Betweenness centrality of every vertex, as networkx's ``betweenness_centrality``.
+
+    Parameters
+    ----------
+    k : int, optional
+        Sample k sources, as networkx samples them with `seed`; default every vertex.
+    seed : int, default 0
+        The seed of the sampling.
+    sources : list of int, optional
+        The sources to walk from instead.
+    normalized, endpoints : bool
+        As networkx defines them (defaults True and False).
+
+    Returns
+    -------
+    Result
+        ``betweenness`` (float64, per vertex).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> path = minigr.Graph.from_edges([0, 1], [1, 2], symmetrize=True)
+    >>> minigr.betweenness(path).betweenness.tolist()
+    [0.0, 1.0, 0.0]
+    """
     n = graph.num_vertices
     chosen, sampled = pick_sources(graph, k, seed, sources, k == n)
     run = problem(graph, ("brandes", False), lambda: Brandes(graph, per_edge=False))

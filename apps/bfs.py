@@ -6,41 +6,20 @@ made on the device after each level (the other operator launches empty), so
 the levels loop there too."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, loop_mode, problem
 from minigr.frontier import Frontier
-from minigr.operators import advance, advance_pull
+from minigr.operators import AdvanceFunctor, advance, advance_pull
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
-VISIT = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return atomicCAS(&depth[dst], -1, iteration + 1) == -1;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    parent[dst] = src;
-}"""
+VISIT = dict(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;", apply="parent[dst] = src;")
 # Idempotent push (the frontier appends each vertex once), and pull: no
 # atomics. Racing writers of one dst all write the same depth and a valid parent.
-VISIT_IDEMPOTENT = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return depth[dst] == -1;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    depth[dst] = iteration + 1;
-    parent[dst] = src;
-}"""
-PULL = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return depth[src] == iteration;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    depth[dst] = iteration + 1;
-    parent[dst] = src;
-}"""
+VISIT_IDEMPOTENT = dict(cond="return depth[dst] == -1;", apply="depth[dst] = iteration + 1; parent[dst] = src;")
+PULL = dict(cond="return depth[src] == iteration;", apply="depth[dst] = iteration + 1; parent[dst] = src;")
 UNVISITED = "bool operator()(int v) const { return depth[v] < 0; }"
 # After each level: choose the next one's direction from its size and edges
 # over the whole graph. direction = [pulling, edges of unvisited vertices,
@@ -78,11 +57,29 @@ UNROLL = 4  # levels per iteration of the device loop: an empty level does nothi
 
 
 def bfs(graph, source, *, idempotent=False, loop="auto"):
-    """Depth (hops, -1 unreachable) and parent (-1 unreachable; the source is its
-    own) of every vertex, as arrays on the graph's device. loop: "persistent"
-    runs the levels in one kernel on the GPU, "device" in a CUDA graph (a
-    launch per level, no host round trip), "host" decides each on the host,
-    "auto" picks by the graph (see minigr.enactor.loop_mode)."""
+    """Breadth-first search: every vertex's hops from `source` and its parent on a shortest path.
+
+    Parameters
+    ----------
+    source : int
+        The start vertex.
+    idempotent : bool, default False
+        Let a vertex enter the frontier more than once (fewer atomics, same result).
+
+    Returns
+    -------
+    Result
+        ``depth`` (int32 hops, -1 unreachable) and ``parent`` (int32, -1 unreachable; the
+        source is its own).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> graph = minigr.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 2])
+    >>> result = minigr.bfs(graph, 0)
+    >>> result.depth.tolist(), result.parent.tolist()
+    ([0, 1, 1, 2], [0, 0, 0, 2])
+    """
     source = check_source(graph, source)
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     with Timer(graph.device) as timer:
@@ -107,8 +104,8 @@ class BFS(Problem):
         self.direction = xp.empty(4, dtype=numpy.int64)
         self.frontier = Frontier(n, graph.device, capacity=n, edges=True)
         arrays = dict(depth=self.depth, parent=self.parent)
-        self.push = Functor(VISIT_IDEMPOTENT if idempotent else VISIT, filename="<bfs visit>", **arrays)
-        self.pull = Functor(PULL, filename="<bfs pull>", **arrays)
+        self.push = AdvanceFunctor(**(VISIT_IDEMPOTENT if idempotent else VISIT), filename="<bfs visit>", **arrays)
+        self.pull = AdvanceFunctor(**PULL, filename="<bfs pull>", **arrays)
         self.unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
         self.to_push, self.to_pull = (DeviceCount(self.direction, n, index, stable=True) for index in (2, 3))
         self.settings = dict(frontier=self.frontier.view, direction=self.direction, local=numpy.int64(n),
@@ -138,11 +135,13 @@ ALTERNATIVES = (
         i.in_adjacency(numpy.float32), i.degrees, i.source, trace), traced=True),
     System("CuPy composed", "gpu", lambda i, trace=None: alt.bfs_cupy(
         i.graph.row_offsets, i.graph.col_indices, i.source, trace), traced=True),
-    System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.bfs_scipy(i.scipy, i.source)))
+    System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.bfs_scipy(i.scipy, i.source)),
+    System("NetworKit (CPU, every core)", "cpu", lambda i, trace=None: alt.bfs_networkit(i.scipy, i.source),
+           skip=alt.no_networkit))
 APP = App(
     "bfs", bfs, "breadth-first search: hop depth and parent of every vertex", ("depth", "parent"),
     lambda graph, source, values, options: validate.check_bfs(graph, source, values["depth"], values["parent"]),
     options=(Option("idempotent", bool, False, "let a vertex enter the frontier more than once (fewer atomics)"),),
     variants=({"idempotent": False}, {"idempotent": True}), partitioned="_bfs_parts", persistent=True,
-    bench=(BenchCase("bfs", "depth", ALTERNATIVES, "SciPy csgraph (CPU)", bench.same,
-                     traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=False)),))
+    bench=(BenchCase("bfs", "depth", ALTERNATIVES, "SciPy csgraph (CPU)", alt.same,
+                     traced=lambda inputs, trace: alt.push_levels(inputs, trace, VISIT, relax=False)),))

@@ -12,11 +12,11 @@ over the tables (which also empties them) picks count first, smallest label
 next; a last pass adopts the pick. The iterations loop on the device."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import primitives as bench
 from minigr.catalog import ITERATIONS, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
-from minigr.operators import advance
+from minigr.operators import AdvanceFunctor, advance
 from minigr.transforms import Functor, Partition, segreduce_transform, transform
 from minigr.transforms.errors import MinigrError
 
@@ -24,8 +24,7 @@ from ._cdlp_references import cdlp_cupy, cdlp_numpy, cdlp_reference
 
 EMPTY = numpy.uint64(2**64 - 1)  # a slot no label holds: labels are below 2^31
 # src counts the label of its neighbour dst: claim an empty slot, or add one to the slot holding it.
-COUNT = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+COUNT = dict(cond="""
     const uint64_t l = (uint32_t)label[dst];
     uint64_t* slots = table + offsets[src];
     const uint64_t size = offsets[src + 1] - offsets[src];
@@ -41,9 +40,7 @@ bool cond(int src, int dst, long long edge, long long rank, long long out_idx, i
             return false;
         }
         i = i + 1 == size ? 0 : i + 1;
-    }
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+    }""")
 # A slot as count << 32 | (2^31 - 1 - label), so that the max has the highest count, then the smallest label;
 # 0 for an empty slot, which it leaves empty for the next iteration.
 PICK = """long long operator()(long long slot, long long v, long long) const {
@@ -57,9 +54,27 @@ ALWAYS = "bool operator()() const { return true; }"
 
 
 def cdlp(graph, *, iterations=10, loop="device"):
-    """Community label of every vertex (int32, a vertex id) after `iterations`
-    rounds of Graphalytics' label propagation. loop: "device" or "host" (who
-    decides each iteration)."""
+    """Community detection by label propagation, as LDBC Graphalytics defines it: each
+    round, every vertex takes the label most frequent among its neighbours (the smallest
+    on ties).
+
+    Parameters
+    ----------
+    iterations : int, default 10
+        Rounds of propagation.
+
+    Returns
+    -------
+    Result
+        ``label`` (int32, a vertex id) of every vertex.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> two_triangles = minigr.Graph.from_edges([0, 1, 2, 3, 4, 5], [1, 2, 0, 4, 5, 3], symmetrize=True)
+    >>> minigr.cdlp(two_triangles).label.tolist()
+    [0, 0, 0, 3, 3, 3]
+    """
     if not ITERATIONS[0](iterations):
         raise MinigrError(f"iterations must be {ITERATIONS[1]}, got {iterations!r}")
     n = graph.num_vertices
@@ -86,7 +101,7 @@ class CDLP(Problem):
         offsets = xp.concatenate([xp.zeros(1, dtype=numpy.int64), xp.cumsum(2 * degrees)])
         self.table = xp.full(max(2 * self.neighbours, 1), EMPTY, dtype=numpy.uint64)
         slots = Partition(offsets)
-        count = Functor(COUNT, filename="<cdlp count>", label=self.label, table=self.table, offsets=offsets,
+        count = AdvanceFunctor(**COUNT, filename="<cdlp count>", label=self.label, table=self.table, offsets=offsets,
                         empty=EMPTY)
         pick = Functor(PICK, filename="<cdlp pick>", table=self.table, empty=EMPTY)
         adopt = Functor(ADOPT, filename="<cdlp adopt>", label=self.label, best=self.best)
@@ -119,5 +134,5 @@ APP = App(
     options=(Option("iterations", int, 10, "label propagation rounds (default 10)", ITERATIONS),),
     bench=(BenchCase("cdlp 10 iterations", "label", (
         System("CuPy composed (sort, run lengths, scatter_max)", "gpu", lambda i, trace=None: cdlp_cupy(i.graph, 10)),
-        System("NumPy (CPU)", "cpu", lambda i, trace=None: cdlp_numpy(i.graph, 10), skip=bench.too_big(2_000_000))),
-        "CuPy composed (sort, run lengths, scatter_max)", bench.same, options={"iterations": 10}),))
+        System("NumPy (CPU)", "cpu", lambda i, trace=None: cdlp_numpy(i.graph, 10), skip=alt.too_big(2_000_000))),
+        "CuPy composed (sort, run lengths, scatter_max)", alt.same, options={"iterations": 10}),))

@@ -11,14 +11,13 @@ from pathlib import Path
 
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
 from minigr.generators import SEEDS, seed_word
-from minigr.operators import advance, compute, neighbor_reduce
+from minigr.operators import AdvanceFunctor, advance, compute, neighbor_reduce
 from minigr.transforms import DeviceCount, Functor, transform
 from minigr.transforms.errors import MinigrError
 
@@ -40,12 +39,9 @@ PRIORITY = """void operator()(int v, int iteration) const {
 }"""
 HIGHER = "int operator()(int v, int u, long long edge) const { return u != v && priority[u] > priority[v]; }"
 # Lists each higher neighbour u of src in src's row of the oriented graph.
-LIST_HIGHER = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+LIST_HIGHER = dict(cond="""
     if (dst != src && priority[dst] > priority[src]) dag_cols[dag_offsets[src] + atomicAdd(&listed[src], 1)] = dst;
-    return false;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+    return false;""")
 # Every vertex may take colors 0..(its higher neighbours); one without any has color 0.
 START = """void operator()(int v, int iteration) const {
     const long long higher = dag_offsets[v + 1] - dag_offsets[v];
@@ -65,11 +61,28 @@ FIRST_ROUND = "void operator()(long long) const { next_round(); }"
 
 
 def color(graph, *, seed=0, loop="device"):
-    """A proper coloring (int32 colors from 0) of an undirected graph: the greedy
-    coloring in order of degree (stored edges), largest first, ties broken by
-    the lower vertex id for seed 0, else by a pseudo-random order drawn from
-    the seed; self-loops are ignored. extra["num_colors"] is the number of colors.
-    loop: "device" or "host" (who decides each round)."""
+    """A proper coloring of an undirected graph: the greedy coloring in order of degree
+    (stored edges), largest first; self-loops are ignored.
+
+    Parameters
+    ----------
+    seed : int, default 0
+        Ties among vertices of equal degree: 0 breaks them by the lower vertex id, any
+        other seed by a pseudo-random order drawn from it.
+
+    Returns
+    -------
+    Result
+        ``color`` (int32 colors from 0) and ``num_colors``.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> triangle = minigr.Graph.from_edges([0, 1, 2], [1, 2, 0], symmetrize=True)
+    >>> result = minigr.color(triangle)
+    >>> result.color.tolist(), result.num_colors
+    ([0, 1, 2], 3)
+    """
     if graph.directed:
         raise MinigrError("coloring needs an undirected graph; symmetrize it first (--symmetrize)")
     n = graph.num_vertices
@@ -107,7 +120,7 @@ class Coloring(Problem):
         self.broad_items = DeviceCount(xp.zeros(1, dtype=numpy.int64), broad * BROAD)
         dag = dict(dag_offsets=self.dag_offsets, dag_cols=self.dag_cols)
         self.higher_op = Functor(HIGHER, filename="<color higher>", priority=self.priority)
-        self.list_higher = Functor(LIST_HIGHER, filename="<color list higher>", priority=self.priority,
+        self.list_higher = AdvanceFunctor(**LIST_HIGHER, filename="<color list higher>", priority=self.priority,
                                    listed=self.listed, **dag)
         self.start = Functor(START, filename="<color start>", headers=HEADERS, state=self.state,
                              dag_offsets=self.dag_offsets, many=BROAD, narrow=self.narrow.view, broad=self.broad.view)
@@ -149,5 +162,5 @@ APP = App(
     bench=(BenchCase("color", "color", (System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None:
                                                alt.color_cupy(i.graph.row_offsets, i.graph.col_indices)),
                                         System(GREEDY, "cpu", lambda i, trace=None: alt.color_greedy(i.graph))),
-                     reference=GREEDY, verify=bench.proper_coloring,
+                     reference=GREEDY, verify=alt.proper_coloring,
                      score=("colors", lambda colors: int(colors.max()) + 1 if len(colors) else 0)),))

@@ -13,10 +13,31 @@ from .betweenness import Brandes, pick_sources, scales
 
 
 def edge_betweenness(graph, *, k=None, seed=0, normalized=True, loop="device"):
-    """Betweenness centrality of every stored edge (float64; `source` and
-    `target` name the edges), networkx's edge_betweenness_centrality: from
-    every source, or k sampled with `seed` as networkx samples them;
-    normalized as networkx. loop: "device" or "host"."""
+    """Betweenness centrality of every stored edge, as networkx's
+    ``edge_betweenness_centrality``.
+
+    Parameters
+    ----------
+    k : int, optional
+        Sample k sources, as networkx samples them with `seed`; default every vertex.
+    seed : int, default 0
+        The seed of the sampling.
+    normalized : bool, default True
+        As networkx defines it.
+
+    Returns
+    -------
+    Result
+        ``source`` and ``target`` (the edges, as stored) and ``edge_betweenness`` (float64).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> path = minigr.Graph.from_edges([0, 1], [1, 2], symmetrize=True)
+    >>> result = minigr.edge_betweenness(path)
+    >>> result.source.tolist(), result.target.tolist(), result.edge_betweenness.round(3).tolist()
+    ([0, 1, 1, 2], [1, 0, 2, 1], [0.667, 0.667, 0.667, 0.667])
+    """
     chosen, sampled = pick_sources(graph, k, seed, None, False)
     run = problem(graph, ("brandes", True), lambda: Brandes(graph, per_edge=True))
     with Timer(graph.device) as timer:

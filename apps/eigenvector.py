@@ -3,8 +3,7 @@ power iteration x <- (A^T + I) x over its 2-norm, each vertex pulling its
 in-neighbours' values with neighbor_reduce (the identity keeps bipartite
 graphs from oscillating), from nstart (default uniform), until the L1 change
 is below n * tol. The iterations loop on the device."""
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
+from minigr import alternatives as alt
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Result, check_weights, distribution, problem
 from minigr.graph import to_host
@@ -26,15 +25,33 @@ UPDATE = """double operator()(int v) const {
 
 
 def eigenvector(graph, *, max_iter=100, tol=1e-6, nstart=None, weighted=False, loop="device"):
-    """Eigenvector centrality of every vertex (float64, 2-norm 1), by in-edges
-    on a directed graph, as networkx.eigenvector_centrality gives it.
-    nstart: the start (non-negative, one value per vertex, NumPy or CuPy;
-    default uniform). weighted: edges count by their weights (networkx's
-    weight=); else a duplicate edge counts once per copy. Raises when max_iter
-    iterations do not converge. loop: "device" or "host" (who decides each
-    iteration).
+    """Eigenvector centrality of every vertex, by in-edges on a directed graph, as
+    networkx's ``eigenvector_centrality`` gives it.
 
-    Example: minigr.eigenvector("grid:scale=8").centrality"""
+    Parameters
+    ----------
+    max_iter : int, default 100
+        Most iterations; more raise a MinigrError.
+    tol : float, default 1e-6
+        networkx's convergence tolerance.
+    nstart : array, optional
+        The start: non-negative, one value per vertex (NumPy or CuPy); default uniform.
+    weighted : bool, default False
+        Edges count by their weights (networkx's ``weight=``); else a duplicate edge counts
+        once per copy.
+
+    Returns
+    -------
+    Result
+        ``centrality`` (float64, 2-norm 1).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> triangle = minigr.Graph.from_edges([0, 1, 2], [1, 2, 0], symmetrize=True)
+    >>> minigr.eigenvector(triangle).centrality.round(3).tolist()
+    [0.577, 0.577, 0.577]
+    """
     check_iteration(tol, max_iter)
     if weighted:
         check_weights(graph, "weighted eigenvector centrality")
@@ -71,8 +88,8 @@ def _bench_case(tol):
         System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: refs.eigenvector_spmv(
             refs.adjacency(i.graph.to("cpu"), transpose=True), **options)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.networkx_vector(
-            "eigenvector_centrality", i.networkx, **options), skip=bench.too_big(1_000_000, "networkx"))),
-        "SciPy SpMV (CPU)", bench.close, options=options)
+            "eigenvector_centrality", i.networkx, **options), skip=alt.too_big(1_000_000, "networkx"))),
+        "SciPy SpMV (CPU)", alt.close, options=options)
 
 
 APP = App(

@@ -5,8 +5,7 @@ hubs pull their out-neighbours' authorities (neighbor_reduce both ways), the
 hubs are scaled to a largest value of 1, until their L1 change is below tol;
 then, normalized, each vector is scaled to sum 1. The iterations loop on the
 device."""
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
+from minigr import alternatives as alt
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Result, check_weights, distribution, problem
 from minigr.operators import neighbor_reduce, reduce_vertices
@@ -26,15 +25,33 @@ UPDATE = """double operator()(int v) const {
 
 
 def hits(graph, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=False, loop="device"):
-    """HITS hub and authority scores of every vertex (float64), as networkx.hits
-    gives them. nstart: the hubs' start (non-negative, one value per vertex,
-    NumPy or CuPy; default uniform). normalized: each vector sums to 1 (else
-    its largest value is 1). weighted: edges count by their weights; else a
-    duplicate edge counts once per copy. Raises when max_iter iterations do
-    not converge, and on a graph without edges (no scores to scale).
-    loop: "device" or "host" (who decides each iteration).
+    """HITS hub and authority scores of every vertex, as networkx's ``hits`` gives them.
 
-    Example: minigr.hits("kron:scale=8", directed=True).hub"""
+    Parameters
+    ----------
+    max_iter : int, default 100
+        Most iterations; more raise a MinigrError (so does a graph without edges).
+    tol : float, default 1e-8
+        networkx's convergence tolerance.
+    nstart : array, optional
+        The hubs' start: non-negative, one value per vertex (NumPy or CuPy); default uniform.
+    normalized : bool, default True
+        Each vector sums to 1; else its largest value is 1.
+    weighted : bool, default False
+        Edges count by their weights; else a duplicate edge counts once per copy.
+
+    Returns
+    -------
+    Result
+        ``hub`` and ``authority`` (float64, per vertex).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> result = minigr.hits(minigr.Graph.from_edges([0, 0], [1, 2]))
+    >>> result.hub.round(3).tolist(), result.authority.round(3).tolist()
+    ([1.0, 0.0, 0.0], [0.0, 0.5, 0.5])
+    """
     check_iteration(tol, max_iter)
     if weighted:
         check_weights(graph, "weighted HITS")
@@ -85,8 +102,8 @@ def _bench_case(tol):
         System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: _hits_spmv(i.graph, **options)),
         System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: _hits_spmv(i.graph.to("cpu"), **options)),
         System("networkx (ARPACK, CPU)", "cpu", lambda i, trace=None: alt.networkx_vector(
-            "hits", i.networkx, which=0, **options), skip=bench.too_big(10_000_000, "networkx"))),
-        "SciPy SpMV (CPU)", bench.close, options=dict(options, weighted=True))
+            "hits", i.networkx, which=0, **options), skip=alt.too_big(10_000_000, "networkx"))),
+        "SciPy SpMV (CPU)", alt.close, options=dict(options, weighted=True))
 
 
 APP = App(

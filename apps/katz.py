@@ -4,8 +4,7 @@ neighbor_reduce, from nstart (default zeros), until the L1 change is below
 n * tol; then, normalized, x over its 2-norm. It converges when alpha is
 below 1 / (the adjacency's largest eigenvalue). The iterations loop on the
 device."""
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
+from minigr import alternatives as alt
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Result, check_weights, per_vertex, problem
 from minigr.operators import neighbor_reduce, reduce_vertices
@@ -26,15 +25,39 @@ FINITE = (lambda x: x == x and abs(x) < float("inf"), "a finite number")
 
 def katz(graph, *, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=None, normalized=True, weighted=False,
          loop="device"):
-    """Katz centrality of every vertex (float64), by in-edges on a directed
-    graph, as networkx.katz_centrality gives it: alpha the attenuation, beta
-    every vertex's own weight, nstart the start (one value per vertex, NumPy
-    or CuPy; default zeros), normalized: scaled to 2-norm 1. weighted: edges
-    count by their weights (networkx's weight=); else a duplicate edge counts
-    once per copy. Raises when max_iter iterations do not converge (alpha too
-    large). loop: "device" or "host" (who decides each iteration).
+    """Katz centrality of every vertex, by in-edges on a directed graph, as networkx's
+    ``katz_centrality`` gives it.
 
-    Example: minigr.katz("grid:scale=8", alpha=0.05).centrality"""
+    Parameters
+    ----------
+    alpha : float, default 0.1
+        The attenuation.
+    beta : float, default 1.0
+        Every vertex's own weight.
+    max_iter : int, default 1000
+        Most iterations; more raise a MinigrError (alpha too large).
+    tol : float, default 1e-6
+        networkx's convergence tolerance.
+    nstart : array, optional
+        The start, one value per vertex (NumPy or CuPy); default zeros.
+    normalized : bool, default True
+        Scale the result to 2-norm 1.
+    weighted : bool, default False
+        Edges count by their weights (networkx's ``weight=``); else a duplicate edge counts
+        once per copy.
+
+    Returns
+    -------
+    Result
+        ``centrality`` (float64, per vertex).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> triangle = minigr.Graph.from_edges([0, 1, 2], [1, 2, 0], symmetrize=True)
+    >>> minigr.katz(triangle).centrality.round(3).tolist()
+    [0.577, 0.577, 0.577]
+    """
     check_iteration(tol, max_iter)
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not FINITE[0](value):
@@ -78,8 +101,8 @@ def _bench_case(alpha):
         System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: refs.katz_spmv(
             refs.adjacency(i.graph.to("cpu"), transpose=True), **options)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.networkx_vector(
-            "katz_centrality", i.networkx, **options), skip=bench.too_big(1_000_000, "networkx"))),
-        "SciPy SpMV (CPU)", bench.close, options=options)
+            "katz_centrality", i.networkx, **options), skip=alt.too_big(1_000_000, "networkx"))),
+        "SciPy SpMV (CPU)", alt.close, options=options)
 
 
 APP = App(

@@ -14,9 +14,8 @@ level. The decision is made on the device after each level (the operator not
 needed gets a count of 0), so the peeling loops there."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
@@ -58,9 +57,27 @@ NEXT = """bool operator()() const {
 
 
 def kcore(graph, *, k=None, loop="device"):
-    """Core number of every vertex (int32), networkx's core_number, and
-    in_core (int8): whether it lies in the k-core (networkx's k_core; k
-    default the largest core number, extra["max_core"]). loop: "device" or "host"."""
+    """Core number of every vertex (networkx's ``core_number``), and whether it lies in
+    the k-core (networkx's ``k_core``).
+
+    Parameters
+    ----------
+    k : int, optional
+        The core to mark; default the largest core number.
+
+    Returns
+    -------
+    Result
+        ``core`` (int32), ``in_core`` (int8, 1 in the k-core) and ``max_core``.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> triangle_and_tail = minigr.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], symmetrize=True)
+    >>> result = minigr.kcore(triangle_and_tail)
+    >>> result.core.tolist(), result.in_core.tolist(), result.max_core
+    ([2, 2, 2, 1], [1, 1, 1, 0], 2)
+    """
     run = problem(graph, ("kcore",), lambda: Cores(graph))
     if run.self_loops:
         raise MinigrError("core numbers are not defined on a graph with self-loops (networkx refuses them too); "
@@ -157,4 +174,4 @@ APP = App(
     bench=(BenchCase("kcore core numbers", "core", (
         System("cuGraph", "gpu", lambda i, trace=None: cugraph_cores(i), skip=_cugraph_skip),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_cores(i.graph),
-               skip=bench.too_big(20_000_000, "networkx"))), "networkx (CPU)", bench.same),))
+               skip=alt.too_big(20_000_000, "networkx"))), "networkx (CPU)", alt.same),))

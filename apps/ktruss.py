@@ -14,9 +14,8 @@ other lowers the third). The edge whose support crosses to below k - 2
 joins the next level. The levels loop on the device."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
@@ -65,9 +64,27 @@ void lower(long long x, int at) const {
 
 
 def ktruss(graph, *, k=3, loop="device"):
-    """Whether each stored edge (named by `source` and `target`) lies in the
-    k-truss (int8, 1 in it), networkx's k_truss, of an undirected graph.
-    loop: "device" or "host"."""
+    """Whether each stored edge of an undirected graph lies in its k-truss, as networkx's
+    ``k_truss`` finds it.
+
+    Parameters
+    ----------
+    k : int, default 3
+        The truss: every edge in it closes at least k - 2 triangles within it.
+
+    Returns
+    -------
+    Result
+        ``source`` and ``target`` (the edges, as stored) and ``in_truss`` (int8, 1 in it).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> triangle_and_tail = minigr.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], symmetrize=True)
+    >>> result = minigr.ktruss(triangle_and_tail)
+    >>> result.target[result.in_truss == 0].tolist()
+    [3, 2]
+    """
     if graph.directed:
         raise MinigrError("ktruss needs an undirected graph; symmetrize it first (--symmetrize)")
     run = problem(graph, ("ktruss",), lambda: Truss(graph))
@@ -159,4 +176,4 @@ APP = App(
     bench=(BenchCase("ktruss k=5", "in_truss", (
         System("cuGraph", "gpu", lambda i, trace=None: cugraph_truss(i, 5), skip=alt.no_cugraph),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_truss(i.graph, 5),
-               skip=bench.too_big(1_000_000, "networkx"))), "networkx (CPU)", bench.same, options={"k": 5}),))
+               skip=alt.too_big(1_000_000, "networkx"))), "networkx (CPU)", alt.same, options={"k": 5}),))

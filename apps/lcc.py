@@ -10,8 +10,8 @@ Counted with the triangles primitive's oriented intersection
 both, so it counts its triangles twice with no weights."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Result, Timer, problem
 
@@ -20,8 +20,21 @@ from .triangles import Triangles
 
 
 def lcc(graph):
-    """Local clustering coefficient of every vertex (float64), Graphalytics'
-    definition (networkx's `clustering` on undirected graphs)."""
+    """Local clustering coefficient of every vertex, as LDBC Graphalytics defines it
+    (networkx's ``clustering`` on undirected graphs).
+
+    Returns
+    -------
+    Result
+        ``lcc`` (float64, per vertex).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> graph = minigr.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], symmetrize=True)  # a triangle and a tail
+    >>> minigr.lcc(graph).lcc.round(3).tolist()
+    [1.0, 1.0, 0.333, 0.0]
+    """
     weighted = graph.directed
     run = problem(graph, ("triangles", weighted), lambda: Triangles(graph, weighted))
     with Timer(graph.device) as timer:
@@ -75,7 +88,7 @@ def _networkx_skip(inputs):
     """networkx's clustering is Graphalytics' on undirected graphs only, and slow on big ones."""
     if inputs.graph.directed:
         return "skipped: networkx's directed clustering is not Graphalytics' definition"
-    return bench.too_big(1_000_000, "networkx")(inputs)
+    return alt.too_big(1_000_000, "networkx")(inputs)
 
 
 BEST_SPGEMM = "CuPy SpGEMM, degree order, row chunks"
@@ -85,6 +98,6 @@ APP = App(
     bench=(BenchCase("lcc", "lcc", (
         System(BEST_SPGEMM, "gpu", lambda i, trace=None: cupy_system(i, spgemm_lcc), once=True),
         System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: scipy_system(i, spgemm_lcc),
-               skip=bench.too_big(10_000_000)),
+               skip=alt.too_big(10_000_000)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_lcc(i.graph), skip=_networkx_skip)),
-        BEST_SPGEMM, bench.close),))
+        BEST_SPGEMM, alt.close),))

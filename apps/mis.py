@@ -12,8 +12,7 @@ import operator
 
 import numpy
 
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
+from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
@@ -45,13 +44,27 @@ DECIDE = """bool cond(int v, int iteration) const {
 
 
 def mis(graph, *, seed=0, loop="device"):
-    """A maximal independent set of an undirected graph (self-loops ignored):
-    in_set[v] is 1 for its vertices, else 0 (int8); extra["size"] counts
-    them. Luby's algorithm with priorities drawn from the seed (any int):
-    the same seed gives the same set. loop: "device" or "host" (who decides
-    each round).
+    """A maximal independent set of an undirected graph (self-loops ignored), by Luby's
+    algorithm with priorities drawn from the seed.
 
-    Example: minigr.mis("grid:scale=8", seed=1).size"""
+    Parameters
+    ----------
+    seed : int, default 0
+        Any int; the same seed gives the same set.
+
+    Returns
+    -------
+    Result
+        ``in_set`` (int8, 1 for the set's vertices) and ``size``.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> path = minigr.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4], symmetrize=True)
+    >>> result = minigr.mis(path)
+    >>> result.in_set.tolist(), result.size
+    ([1, 0, 1, 0, 1], 3)
+    """
     if graph.directed:
         raise MinigrError("a maximal independent set needs an undirected graph; symmetrize it first (--symmetrize)")
     seed = operator.index(seed) % 2**64
@@ -122,6 +135,6 @@ APP = App(
         System("CuPy composed Luby (scatter_max)", "gpu", lambda i, trace=None: alt.mis_cupy(
             i.graph.row_offsets, i.graph.col_indices)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.mis_networkx(i.networkx),
-               skip=bench.too_big(10_000_000, "networkx"))),
+               skip=alt.too_big(10_000_000, "networkx"))),
         reference="networkx (CPU)", verify=lambda in_set, inputs: check_mis(inputs.graph, in_set) == "ok",
         score=("size", lambda in_set: int(in_set.sum()))),))

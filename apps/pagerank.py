@@ -7,9 +7,8 @@ match networkx.pagerank, with weights, personalization, nstart and dangling
 as it takes them. The iterations loop on the device."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
@@ -44,14 +43,36 @@ NOT_CONVERGED = """bool operator()() const {
 
 def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personalization=None, nstart=None,
              dangling=None, loop="device"):
-    """Rank of every vertex (float64, summing to 1). weighted: a vertex's rank
-    goes to its out-neighbours in proportion to the edge weights (networkx's
-    weight=); else a duplicate edge counts once per copy. personalization,
-    nstart, dangling: non-negative per-vertex arrays (length n, NumPy or CuPy),
-    normalized here: the teleport distribution (default uniform), the start
-    (default uniform), and where dangling vertices' rank goes (default the
-    teleport distribution). Raises when max_iter iterations do not converge.
-    loop: "device" or "host" (who decides each iteration)."""
+    """PageRank by power iteration, as networkx's ``pagerank`` computes it.
+
+    Parameters
+    ----------
+    damping : float, default 0.85
+        The damping factor, in (0, 1).
+    tol : float, default 1e-6
+        Stop when the L1 change of the ranks is below V * tol.
+    max_iter : int, default 100
+        Most iterations; more raise a MinigrError.
+    weighted : bool, default False
+        A vertex's rank goes to its out-neighbours in proportion to the edge weights
+        (networkx's ``weight=``); else a duplicate edge counts once per copy.
+    personalization, nstart, dangling : array, optional
+        Non-negative per-vertex arrays (NumPy or CuPy), normalized here: the teleport
+        distribution, the start (both uniform by default), and where dangling vertices'
+        rank goes (default: the teleport distribution).
+
+    Returns
+    -------
+    Result
+        ``rank`` (float64, summing to 1).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> cycle = minigr.Graph.from_edges([0, 1, 2], [1, 2, 0])
+    >>> minigr.pagerank(cycle).rank.round(3).tolist()
+    [0.333, 0.333, 0.333]
+    """
     check_settings(damping, tol, max_iter)
     if weighted:
         check_weights(graph, "weighted PageRank")
@@ -146,7 +167,7 @@ def _bench_case(label, tol, max_iter):
         System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: alt.pagerank_spmv(
             i.scipy_in_ones, to_host(i.degrees), **options)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.pagerank_networkx(i.networkx, **options),
-               skip=bench.too_big(1_000_000, "networkx"))), "SciPy SpMV (CPU)", bench.l1_close, options=options)
+               skip=alt.too_big(1_000_000, "networkx"))), "SciPy SpMV (CPU)", alt.l1_close, options=options)
 
 
 APP = App(

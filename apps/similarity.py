@@ -11,9 +11,8 @@ lists; one pass over the pairs turns the counts and degrees into both
 coefficients."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import PAIRS, App, BenchCase, Option, System, vertex_pairs
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.graph import to_host
@@ -38,9 +37,26 @@ SAMPLED = 2**25  # neighbour entries the check's reference expands at most (pair
 
 
 def similarity(graph, *, pairs=None):
-    """Jaccard and overlap similarity (float64) of each pair (u, v) in `pairs`
-    (a list or array of pairs; default every stored edge), which `first` and
-    `second` name, on an undirected graph."""
+    """Jaccard and overlap similarity of pairs of vertices of an undirected graph.
+
+    Parameters
+    ----------
+    pairs : list or array of (u, v), optional
+        The pairs; default every stored edge.
+
+    Returns
+    -------
+    Result
+        ``first`` and ``second`` (the pairs), ``jaccard`` and ``overlap`` (float64).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> square = minigr.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0], symmetrize=True)
+    >>> result = minigr.similarity(square, pairs=[(0, 2), (0, 1)])
+    >>> result.jaccard.tolist(), result.overlap.tolist()
+    ([1.0, 0.0], [1.0, 0.0])
+    """
     if graph.directed:
         raise MinigrError("similarity needs an undirected graph; symmetrize it first (--symmetrize)")
     first, second = pair_arrays(graph, pairs)
@@ -152,4 +168,4 @@ APP = App(
     bench=(BenchCase("similarity of every edge", "jaccard", (
         System("cuGraph", "gpu", lambda i, trace=None: cugraph_jaccard(i), skip=alt.no_cugraph),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_jaccard(i.graph),
-               skip=bench.too_big(2_000_000, "networkx"))), "networkx (CPU)", bench.close),))
+               skip=alt.too_big(2_000_000, "networkx"))), "networkx (CPU)", alt.close),))

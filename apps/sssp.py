@@ -10,15 +10,14 @@ import numbers
 
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import alternatives as alt
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, check_weights, loop_mode, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.graph import Graph
-from minigr.operators import advance, neighbor_reduce, split_near_far
+from minigr.operators import AdvanceFunctor, advance, neighbor_reduce, split_near_far
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
 
@@ -27,18 +26,14 @@ from .bfs import bfs
 # An improved vertex below the threshold is accepted (advance appends it to the
 # near bucket's next level); one above it goes to far. Non-negative floats
 # order like their bit patterns as ints: atomicMin on those.
-RELAX_SPLIT = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
+RELAX_SPLIT = dict(cond="""
     float candidate = dist[src] + weights[edge];
     int old = atomicMin((int*)&dist[dst], minigr::bit_cast<int>(candidate));
     if (!(candidate < minigr::bit_cast<float>(old))) return false;
     if (candidate < threshold[0]) return true;
     atomicMin((long long*)far_min, minigr::bit_cast<long long>((double)candidate));
     far.append_unique(dst, 0);
-    return false;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
-"""
+    return false;""")
 # The score of a far vertex when split again; those that stay far count towards far_min.
 DISTANCE = """double operator()(int v) const {
     const double d = dist[v];
@@ -52,7 +47,7 @@ PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
 SMALLEST_FOUND = "a < 0 ? b : b < 0 ? a : a < b ? a : b"  # the smaller parent where both are found (not -1)
-# A run's start: the source at 0, reached before any iteration; the rest unreached.
+# A run's start: the source at 0, the rest unreached; the buckets' [threshold, delta, far_min].
 RESET = """void operator()(long long v) const {
     dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
     if (v == 0) {
@@ -76,13 +71,31 @@ NEXT_BUCKET = """bool operator()() const {
 
 
 def sssp(graph, source, *, delta="auto", loop="auto"):
-    """Distance (float32, inf unreachable) and parent (-1 unreachable, the source
-    its own) of every vertex. delta > 0: delta-stepping with that bucket width;
-    "auto": 32 times the largest weight over the mean degree (measured on the
-    standard graphs); None: the frontier form (one bucket of infinite width).
-    loop: "persistent" (one kernel on the GPU), "device" (a CUDA graph),
-    "host" (who decides each iteration) or "auto" (by the graph, see
-    minigr.enactor.loop_mode)."""
+    """Single-source shortest paths over non-negative edge weights.
+
+    Parameters
+    ----------
+    source : int
+        The start vertex.
+    delta : float, 'auto' or None, default 'auto'
+        Delta-stepping's bucket width; 'auto': 32 times the largest weight over the mean
+        degree (measured on the standard graphs); None: the frontier form (one bucket of
+        infinite width).
+
+    Returns
+    -------
+    Result
+        ``distance`` (float32, inf unreachable) and ``parent`` (int32, -1 unreachable; the
+        source is its own).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> graph = minigr.Graph.from_edges([0, 1, 0], [1, 2, 2], weights=[1.0, 1.0, 5.0])
+    >>> result = minigr.sssp(graph, 0)
+    >>> result.distance.tolist(), result.parent.tolist()
+    ([0.0, 1.0, 2.0], [0, 0, 1])
+    """
     source = check_source(graph, source)
     run = problem(graph, ("sssp",), lambda: SSSP(graph))
     return settle(run, graph, source, bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), loop)
@@ -121,7 +134,7 @@ class SSSP(Problem):
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
         self.bucket = xp.zeros(3, dtype=numpy.float64)  # [threshold, delta, far_min]: set by each call
-        self.relax = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
+        self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
                              weights=graph.weights, threshold=self.bucket[0:1],
                              far_min=self.bucket[2:3], far=self.far.view)
         self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket,
@@ -146,19 +159,15 @@ class SSSP(Problem):
         self.far.reset()
 
     def parents(self, source):
-        if self.zero_weights:  # ties of equal distance: order them by hops over the edges on shortest paths
-            return bfs(Graph.from_edges(*self.tight_edges(), num_vertices=self.owned, device=self.graph.device),
+        if self.zero_weights:  # ties of equal distance: a BFS over the edges on shortest paths orders them
+            graph, dist = self.graph, self.dist
+            sources, targets = graph.edge_sources(), graph.col_indices
+            tight = graph.xp.isfinite(dist[sources]) & (dist[sources] + graph.weights == dist[targets])
+            return bfs(Graph.from_edges(sources[tight], targets[tight], num_vertices=self.owned, device=graph.device),
                        source).parent
         parent = self.in_parents()
         parent[source] = source
         return parent
-
-    def tight_edges(self):
-        """(sources, destinations) of the edges on shortest paths."""
-        graph, xp = self.graph, self.graph.xp
-        sources = (xp.searchsorted(graph.row_offsets, xp.arange(graph.num_edges), side="right") - 1).astype(numpy.int32)
-        tight = xp.isfinite(self.dist[sources]) & (self.dist[sources] + graph.weights == self.dist[graph.col_indices])
-        return sources[tight], graph.col_indices[tight]
 
     def in_parents(self):
         """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1."""
@@ -188,7 +197,9 @@ def bucket_width(text):
 ALTERNATIVES = (
     System("CuPy composed (scatter_min)", "gpu", lambda i, trace=None: alt.sssp_cupy(
         i.graph.row_offsets, i.graph.col_indices, i.graph.weights, i.source, trace), traced=True),
-    System("SciPy csgraph Dijkstra (CPU)", "cpu", lambda i, trace=None: alt.sssp_scipy(i.scipy, i.source)))
+    System("SciPy csgraph Dijkstra (CPU)", "cpu", lambda i, trace=None: alt.sssp_scipy(i.scipy, i.source)),
+    System("NetworKit Dijkstra (CPU)", "cpu", lambda i, trace=None: alt.sssp_networkit(i.scipy, i.source),
+           skip=alt.no_networkit))
 APP = App(
     "sssp", sssp, "single-source shortest paths: distance and parent of every vertex", ("distance", "parent"),
     lambda graph, source, values, options: validate.check_sssp(graph, source, values["distance"], values["parent"]),
@@ -198,5 +209,5 @@ APP = App(
                      and math.isfinite(x) and x > 0, "a positive number, 'auto' or 'none'")),),
     needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
     persistent=True,
-    bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", bench.close,
-                     traced=lambda inputs, trace: bench.minigr_levels(inputs, trace, relax=True)),))
+    bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", alt.close,
+                     traced=lambda inputs, trace: alt.push_levels(inputs, trace, RELAX_SPLIT, relax=True)),))

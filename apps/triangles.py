@@ -12,12 +12,12 @@ marks the edge a -> c, which gives c its share. One pass over the oriented
 edges then adds each edge's shares to its two ends."""
 import numpy
 
+from minigr import alternatives as alt
 from minigr import validate
-from minigr.bench import primitives as bench
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.graph import Graph
-from minigr.operators import advance
+from minigr.operators import AdvanceFunctor, advance
 from minigr.transforms import Functor, intersect_transform
 from minigr.transforms.errors import MinigrError
 
@@ -41,19 +41,30 @@ CLOSE_WEIGHTED = """void operator()(long long p, long long ia, long long ib) con
     atomicAdd(&middle[p], (long long)multiplicity[ia]);
     atomicAdd(&closing[ia], (long long)multiplicity[p]);
 }"""
-# Edge a -> b: a's share as the lowest end, b's as the middle end and as the top one.
-SPREAD = """
-bool cond(int a, int b, long long edge, long long rank, long long out_idx, int iteration) const {
-    atomicAdd(&counts[a], lowest[edge]);
-    atomicAdd(&counts[b], middle[edge] + closing[edge]);
-    return false;
-}
-void apply(int a, int b, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+# Edge src -> dst: src's share as the lowest end, dst's as the middle end and as the top one.
+SPREAD = dict(cond="""
+    atomicAdd(&counts[src], lowest[edge]);
+    atomicAdd(&counts[dst], middle[edge] + closing[edge]);
+    return false;""")
 
 
 def triangles(graph):
-    """Triangles through every vertex (int64) of an undirected graph, as
-    networkx's `triangles` counts them; extra["total"] is their number."""
+    """Triangles through every vertex of an undirected graph, as networkx's ``triangles``
+    counts them.
+
+    Returns
+    -------
+    Result
+        ``triangles`` (int64, per vertex) and ``total``, the number of triangles.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> k4 = minigr.Graph.from_edges([0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3], symmetrize=True)
+    >>> result = minigr.triangles(k4)
+    >>> result.triangles.tolist(), result.total
+    ([3, 3, 3, 3], 4)
+    """
     if graph.directed:
         raise MinigrError("triangles needs an undirected graph; symmetrize it first (--symmetrize)")
     run = problem(graph, ("triangles", False), lambda: Triangles(graph, weighted=False))
@@ -107,7 +118,7 @@ class Triangles(Problem):
             self.weights = ()
             lowest = middle = self.pairs
             self.close = Functor(CLOSE, filename="<triangles close>", closing=self.closing)
-        self.spread = Functor(SPREAD, filename="<triangles spread>", counts=self.counts, lowest=lowest,
+        self.spread = AdvanceFunctor(**SPREAD, filename="<triangles spread>", counts=self.counts, lowest=lowest,
                               middle=middle, closing=self.closing)
 
     def count(self):
@@ -142,6 +153,6 @@ APP = App(
                lambda i, trace=None: lower_triangle_total(cupy_matrix(i)), skip=lower_triangle_products),
         System(BEST_SPGEMM, "gpu", lambda i, trace=None: cupy_system(i, total_triangles), once=True),
         System("SciPy SpGEMM, degree order (CPU)", "cpu", lambda i, trace=None: scipy_system(i, total_triangles),
-               skip=bench.too_big(10_000_000)),
+               skip=alt.too_big(10_000_000)),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_total(i),
-               skip=bench.too_big(1_000_000, "networkx"))), BEST_SPGEMM, bench.same),))
+               skip=alt.too_big(1_000_000, "networkx"))), BEST_SPGEMM, alt.same),))

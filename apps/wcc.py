@@ -9,7 +9,7 @@ their in-edges). A last pass points every vertex at its root. A fixed handful
 of launches, whatever the graph's diameter: nothing to loop over."""
 import numpy
 
-from minigr.bench import primitives as bench
+from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.transforms import Functor, segment_transform, transform
@@ -74,8 +74,20 @@ HOOK_EDGE = "void operator()(long long edge, long long v, long long) const { set
 
 
 def wcc(graph):
-    """Component of every vertex (int32): the smallest vertex id in its weakly
-    connected component, a directed graph's edges taken both ways."""
+    """Weakly connected components, a directed graph's edges taken both ways.
+
+    Returns
+    -------
+    Result
+        ``component`` (int32): the smallest vertex id in each vertex's component.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> graph = minigr.Graph.from_edges([0, 2], [1, 3], num_vertices=5)
+    >>> minigr.wcc(graph).component.tolist()
+    [0, 0, 2, 2, 4]
+    """
     n = graph.num_vertices
     run = problem(graph, ("wcc",), lambda: WCC(graph))
     with Timer(graph.device) as timer:
@@ -138,4 +150,4 @@ APP = App(
         System("CuPy composed (scatter_min, pointer jumping)", "gpu",
                lambda i, trace=None: wcc_cupy(i.graph.row_offsets, i.graph.col_indices)),
         System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: wcc_scipy(i.scipy))),
-        "SciPy csgraph (CPU)", bench.same),), partitioned="_wcc_parts")
+        "SciPy csgraph (CPU)", alt.same),), partitioned="_wcc_parts")

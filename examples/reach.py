@@ -6,20 +6,16 @@ import numpy
 import minigr
 from minigr.enactor import Loop
 from minigr.frontier import Frontier
-from minigr.operators import advance
-from minigr.transforms import Functor
+from minigr.operators import AdvanceFunctor, advance
 
 graph = minigr.load("kron:scale=12,edge_factor=8,seed=1")      # or a .mtx / edge-list path
 source = int(graph.out_degrees().argmax())
 hops = graph.xp.full(graph.num_vertices, -1, dtype=numpy.int32)
 hops[source] = 0
 
-visit = Functor("""
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return atomicCAS(&hops[dst], -1, iteration + 1) == -1;     // first to reach dst claims it
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
-""", hops=hops)
+# cond: whether edge src -> dst is taken (apply, not needed here, would run where it is).
+visit = AdvanceFunctor(cond="return atomicCAS(&hops[dst], -1, iteration + 1) == -1;",   # first to reach dst claims it
+                       hops=hops)
 
 frontier = Frontier.from_ids(source, graph.num_vertices, graph.device)
 # Each level appends the next after it; the loop stops when a level is empty.

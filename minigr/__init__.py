@@ -7,9 +7,11 @@
 Names are imported on first use, so `import minigr` stays cheap: networkx imports
 it at its own start-up to read the backend's info (see minigr.nx.registry).
 """
-import importlib
+from importlib import import_module as _import_module
 
 from .apps import names as _primitive_names
+
+__version__ = "0.1.0"  # the one place: pyproject.toml reads it
 
 # name -> the module (under minigr) that defines it; each primitive of the catalog is a function of
 # minigr.primitives.
@@ -24,8 +26,8 @@ __all__ = list(_EXPORTS)
 def __getattr__(name):
     if name not in _EXPORTS:
         raise AttributeError(f"module 'minigr' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    return getattr(_import_module(f"{__name__}.{_EXPORTS[name]}"), name)
 
 
 def __dir__():
-    return sorted({*globals(), *_EXPORTS})
+    return sorted({name for name in globals() if not name.startswith("_") or name.startswith("__")} | {*_EXPORTS})

@@ -1,5 +1,6 @@
-"""The catalog of primitives. Every public module of minigr.apps ends with one
-`APP = App(...)` record, the single place that says what the CLI, the
+"""The catalog of primitives: the records they declare themselves with. Every
+public module of minigr.apps ends with one `APP = App(...)` record (found by
+minigr.apps.records()), the single place that says what the CLI, the
 top-level functions (minigr.bfs, ...), validation, the benchmarks and doctor
 need to know of it: its options, result columns, reference check, the
 variants doctor runs and the alternatives the bench compares it with. So
@@ -7,15 +8,12 @@ adding a primitive touches its own file and its tests, nothing else."""
 import argparse
 import collections
 import dataclasses
-import functools
-import importlib
 import inspect
 import math
 import numbers
 
 import numpy
 
-from .apps import names
 from .transforms.errors import MinigrError
 
 # A way to compute a primitive that the bench times: name; device ("gpu" or
@@ -28,7 +26,6 @@ System = collections.namedtuple("System", "name device run traced skip once", de
 POSITIVE = (lambda x: math.isfinite(x) and x > 0, "a positive number")
 AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
 ITERATIONS = (lambda x: 1 <= x < 2**31, "from 1 to 2^31 - 1")  # a loop's iteration counter is 32-bit
-
 
 
 def vertex_ids(text):
@@ -125,7 +122,9 @@ class BenchCase:
 
 @dataclasses.dataclass(frozen=True)
 class App:
-    """A primitive: run(graph, [source,] **options) -> enactor.Result.
+    """A primitive: run(graph, [source,] **options) -> enactor.Result; run's
+    docstring (numpydoc) documents its own parameters, Returns and Examples, and
+    minigr.primitives adds graph, loop, device and the build options.
     columns: the result arrays --output writes, in order. check(graph, source,
     values, options) -> "ok" or "FAILED: ...", an independent CPU reference.
     needs: "weights" or "undirected", what the graph must have. rows:
@@ -134,7 +133,7 @@ class App:
     them). variants: option sets doctor runs once each on its sample graphs.
     bench: BenchCases.
     partitioned: the private module of minigr.apps holding its form on a
-    graph split over ranks (see on_parts); "" where it has none."""
+    graph split over ranks (see minigr.apps.on_parts); "" where it has none."""
     name: str
     run: callable
     help: str
@@ -158,15 +157,6 @@ class App:
         """Whether run takes loop="device"|"host" (it iterates)."""
         return "loop" in inspect.signature(self.run).parameters
 
-    def on_parts(self):
-        """run(part, [source,] **options) -> Result: the primitive on one part
-        of a graph split over ranks (minigr.partition), called by every rank
-        at once, giving the part's own vertices' values (its module is
-        imported now); None where it has no such form."""
-        if not self.partitioned:
-            return None
-        return importlib.import_module(f"{__package__}.apps.{self.partitioned}").run
-
     def check_options(self, options, cli=False):
         """The options checked (type and limits), before any work, as Option.check returns them;
         names as --flags for the CLI."""
@@ -176,16 +166,3 @@ class App:
                 checked[option.name] = option.check(options[option.name], option.flag if cli else None)
         return checked
 
-
-def apps():
-    """name -> App of every primitive, in name order."""
-    return {name: app(name) for name in names()}
-
-
-@functools.cache
-def app(name):
-    """The App record of one primitive (only its module is imported)."""
-    record = getattr(importlib.import_module(f"{__package__}.apps.{name}"), "APP", None)
-    if not isinstance(record, App) or record.name != name:
-        raise MinigrError(f"minigr.apps.{name} must end with APP = App({name!r}, ...), its catalog record")
-    return record

@@ -12,7 +12,7 @@ import tempfile
 
 import numpy as np
 
-from . import catalog, io
+from . import __version__, apps, io
 from .enactor import check_source
 from .graph import to_host
 from .reorder import METHODS
@@ -35,8 +35,17 @@ def _bench(args):
     return bench.run(args)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse without abbreviated options: `--sourc 3` is a mistake, not --source (and stays
+    one when a later option shares the prefix)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
+
+
 def parser():
-    p = argparse.ArgumentParser(prog="minigr", description="Transform-based GPU graph analytics.")
+    p = _Parser(prog="minigr", description="Transform-based GPU graph analytics.")
+    p.add_argument("--version", action="version", version=f"minigr {__version__}")
     commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     doctor = commands.add_parser(
         "doctor", help="report GPU, NVRTC, compiler and cache; compile every built-in kernel")
@@ -46,7 +55,7 @@ def parser():
     from .bench import add_arguments
     add_arguments(commands.add_parser("bench", help="benchmarks, side by side with what users would do instead")
                   ).set_defaults(run=_bench)
-    for app in catalog.apps().values():
+    for app in apps.records().values():
         _add_primitive(commands, app)
     return p
 
@@ -277,6 +286,11 @@ def _record(name, spec, facts, result, verdict):
     return {**dict(zip(RECORD_KEYS, values)), **extra}
 
 
+def _count(n, noun):
+    """'1 iteration', '5 iterations'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _summary(records, facts, args):
     """The human-readable report of the runs, on stdout."""
     kind = ("directed" if facts["directed"] else "undirected") + (", weighted" if facts["weighted"] else "")
@@ -291,7 +305,7 @@ def _summary(records, facts, args):
     mteps = [r["MTEPS"] for r in records if r["MTEPS"] is not None]
     rate = f"{statistics.median(mteps):.1f} MTEPS" if mteps else "MTEPS not measurable (0 ms)"
     lines += [f"runs: {' '.join(f'{x:.3f}' for x in ms)} ms",
-              f"median: {statistics.median(ms):.3f} ms, {rate}, {records[-1]['iterations']} iterations"]
+              f"median: {statistics.median(ms):.3f} ms, {rate}, {_count(records[-1]['iterations'], 'iteration')}"]
     lines += [f"{key}: {value}" for key, value in records[-1].items() if key not in RECORD_KEYS + ("parts",)]
     for i, part in enumerate(records[-1].get("parts", ())):
         lines.append(f"part {i}: {part['owned']} vertices, {part['part_edges']} edges, {part['proxies']} proxies, "

@@ -1,8 +1,12 @@
 """`minigr doctor`: what this machine offers minigr, the state of the kernel
 cache, and whether every built-in GPU kernel compiles (for the present GPU, or
 sm_90 without one); `--clear-cache` empties the kernel cache instead."""
+import functools
+import sys
+
 import numpy
 
+from .progress import Progress
 from .transforms import (DeviceCount, Functor, compact_transform, intersect_transform, lbs_transform, scan_transform,
                          segment_transform, segreduce_transform, transform)
 from .transforms import compiler
@@ -75,20 +79,22 @@ SAMPLE_GRAPHS = (("kron:scale=8,edge_factor=8,seed=1", {}), ("grid:scale=8,seed=
                  ("kron:scale=8,edge_factor=8,seed=1", {"directed": True}), ("grid:scale=12,seed=1,permute=0", {}))
 
 
-def primitive_samples():
+def primitive_samples(stage=lambda text: None):
     """Every primitive of the catalog in each of its record's variants, on each
     sample graph it takes (weighted; sourced ones from the highest-degree
-    vertex), and on the graph split in two where it has a partitioned form."""
-    from . import catalog
+    vertex), and on the graph split in two where it has a partitioned form;
+    stage(text) is told each primitive and graph as it starts."""
+    from . import apps
     from .io import load
     from .multi import run_threads
     for spec, options in SAMPLE_GRAPHS:
         graph = load(spec, weights="random", device="cpu", **options)
         source = int(graph.out_degrees().argmax())
-        for app in catalog.apps().values():
+        for app in apps.records().values():
             if app.needs == "undirected" and graph.directed:
                 continue
             arguments = [source] if app.sourced else []
+            stage(f"{app.name} on {spec}")
             for variant in app.variants:
                 app.run(graph, *arguments, **variant)
                 if app.partitioned:
@@ -119,8 +125,9 @@ def clear_cache(out=print):
     return 0
 
 
-def run(out=print):
-    """Prints the report; returns the exit code (0 when every kernel compiles)."""
+def run(out=functools.partial(print, flush=True)):
+    """Prints the report; returns the exit code (0 when every kernel compiles). On a
+    terminal, stderr follows the work, which takes a minute with an empty kernel cache."""
     arch, gpu = gpu_description()
     arch = arch or DEFAULT_ARCH
     out(f"GPU:          {gpu}")
@@ -141,8 +148,12 @@ def run(out=print):
     failed = []
     for name, workload in WORKLOADS:
         try:
-            with compile_check(arch) as compiled:
-                workload()
+            with compile_check(arch) as compiled, Progress(f"doctor: {name}", sys.stderr.isatty()) as progress:
+                progress.stage("compiling and running")
+                if workload is primitive_samples:  # the long one: a stage per primitive and graph
+                    workload(progress.stage)
+                else:
+                    workload()
             out(f"  {name:<12} {len(compiled)} GPU kernels compile for sm_{arch}; CPU run ok")
         except MinigrError as exc:
             failed.append(name)

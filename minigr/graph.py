@@ -52,13 +52,33 @@ CSR = """void operator()(long long i) const {
 
 class Graph:
     """A graph in CSR form: out-neighbours of vertex v are
-    col_indices[row_offsets[v]:row_offsets[v + 1]], sorted, with the matching weights.
+    ``col_indices[row_offsets[v]:row_offsets[v + 1]]``, sorted, with the matching weights.
 
-    row_offsets is int64 (length V + 1), col_indices int32, weights float32 or None.
-    All arrays live on `device` ("gpu": CuPy, "cpu": NumPy); `xp` is that array module;
-    `gpu` is the id of the GPU that holds them (None on the CPU). `lock`: the primitives
-    (minigr.bfs, ...) hold it for their run, so threads may share a graph.
-    An undirected graph stores every edge in both directions.
+    Build one with `minigr.load` or the ``from_*`` constructors, which check their input;
+    the constructor itself wraps arrays that are valid already. An undirected graph stores
+    every edge in both directions.
+
+    Parameters
+    ----------
+    row_offsets : array
+        int64, length V + 1.
+    col_indices : array
+        int32, one per stored edge.
+    weights : array or None
+        float32, one per stored edge.
+    directed : bool, default True
+        Whether the edges have a direction.
+    device : {'cpu', 'gpu'}, default 'cpu'
+        Where the arrays live: NumPy on the CPU, CuPy on the GPU. ``xp`` is that array
+        module, and ``gpu`` the id of the GPU that holds them (None on the CPU). ``lock``:
+        the primitives (minigr.bfs, ...) hold it for their run, so threads may share a graph.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> graph = minigr.Graph.from_edges([0, 0, 1], [1, 2, 2])
+    >>> graph.num_vertices, graph.num_edges, graph.col_indices.tolist()
+    (3, 3, [1, 2, 2])
     """
 
     def __init__(self, row_offsets, col_indices, weights=None, *, directed=True, device="cpu"):
@@ -207,14 +227,39 @@ class Graph:
     @classmethod
     def from_edges(cls, src, dst, weights=None, *, num_vertices=None, directed=True,
                    symmetrize=False, remove_self_loops=False, remove_duplicates=False, device=None):
-        """A graph from edge arrays src[i] -> dst[i] (0-based ids): NumPy, CuPy, anything with
-        __cuda_array_interface__ or __dlpack__ (PyTorch, JAX), or sequences. GPU arrays stay
-        on the GPU when the graph goes there.
+        """A graph from edge arrays: edge i goes from ``src[i]`` to ``dst[i]``.
 
-        num_vertices defaults to the largest id + 1. symmetrize adds the reverse of every
-        non-loop edge and makes the graph undirected; directed=False without it requires the
-        edges to be symmetric already. remove_duplicates keeps one copy of each (src, dst)
-        pair, with the smallest of its weights.
+        Parameters
+        ----------
+        src, dst : array or sequence
+            0-based vertex ids: NumPy, CuPy, anything with ``__cuda_array_interface__`` or
+            ``__dlpack__`` (PyTorch, JAX), or sequences. GPU arrays stay on the GPU when the
+            graph goes there.
+        weights : array or sequence, optional
+            One weight per edge.
+        num_vertices : int, optional
+            Default: the largest id + 1.
+        directed : bool, default True
+            False requires the edges to be symmetric already (or `symmetrize`).
+        symmetrize : bool, default False
+            Add the reverse of every edge that is not a loop, and make the graph undirected.
+        remove_self_loops : bool, default False
+            Drop edges v -> v.
+        remove_duplicates : bool, default False
+            Keep one copy of each (src, dst) pair, with the smallest of its weights.
+        device : {'gpu', 'cpu'}, optional
+            Default: $MINIGR_DEVICE, else the GPU when there is one.
+
+        Returns
+        -------
+        Graph
+
+        Examples
+        --------
+        >>> import minigr
+        >>> graph = minigr.Graph.from_edges([0, 1], [1, 2], symmetrize=True)
+        >>> graph.num_edges, graph.directed
+        (4, False)
         """
         device = resolve_device(device)
         xp = array_module(device)
@@ -231,9 +276,33 @@ class Graph:
 
     @classmethod
     def from_csr(cls, row_offsets, col_indices, weights=None, *, directed=True, device=None):
-        """A graph from CSR arrays (any array library, as for from_edges), validated; columns
-        are sorted within rows if they are not. directed=False requires the adjacency to be
-        symmetric."""
+        """A graph from CSR arrays, checked; columns are sorted within rows if they are not.
+
+        Parameters
+        ----------
+        row_offsets : array or sequence
+            Length V + 1, from 0, non-decreasing, ending at the number of edges (any array
+            library, as for `from_edges`).
+        col_indices : array or sequence
+            The target of every edge, row by row.
+        weights : array or sequence, optional
+            One weight per edge.
+        directed : bool, default True
+            False requires the adjacency to be symmetric.
+        device : {'gpu', 'cpu'}, optional
+            Default: $MINIGR_DEVICE, else the GPU when there is one.
+
+        Returns
+        -------
+        Graph
+
+        Examples
+        --------
+        >>> import minigr
+        >>> graph = minigr.Graph.from_csr([0, 2, 2, 3], [2, 1, 0])
+        >>> graph.col_indices.tolist()
+        [1, 2, 0]
+        """
         device = resolve_device(device)
         xp = array_module(device)
         row_offsets = _id_array(row_offsets, "row_offsets", xp)
@@ -250,10 +319,29 @@ class Graph:
 
     @classmethod
     def from_scipy(cls, matrix, *, weighted=True, **options):
-        """A graph from a square scipy.sparse matrix or array: entry (i, j) is edge i -> j,
-        its value the weight when `weighted`. Explicit zeros are edges; repeated entries
-        (i, j) are one edge, their values summed, as SciPy reads them. Other options as for
-        from_edges."""
+        """A graph from a square SciPy sparse matrix or array: entry (i, j) is edge i -> j.
+
+        Parameters
+        ----------
+        matrix : scipy.sparse matrix or array
+            Square; explicit zeros are edges too, and repeated entries (i, j) one edge, their
+            values summed, as SciPy reads them.
+        weighted : bool, default True
+            Take the entries' values as the edge weights.
+        **options
+            As for `from_edges` (``directed``, ``symmetrize``, ``device``, ...).
+
+        Returns
+        -------
+        Graph
+
+        Examples
+        --------
+        >>> import minigr, scipy.sparse
+        >>> graph = minigr.Graph.from_scipy(scipy.sparse.csr_array([[0, 2], [0, 0]]))
+        >>> graph.num_edges, graph.weights.tolist()
+        (1, [2.0])
+        """
         rows, cols = matrix.shape
         if rows != cols:
             raise MinigrError(f"an adjacency matrix must be square, got {rows} x {cols}")
@@ -265,10 +353,29 @@ class Graph:
 
     @classmethod
     def from_networkx(cls, g, weight="weight", *, device=None):
-        """A graph from a networkx graph; vertex i is the i-th node of list(g).
+        """A graph from a networkx graph: vertex i is the i-th node of ``list(g)``; an
+        undirected networkx graph becomes an undirected one.
 
-        weight names the edge attribute to use (edges without it weigh 1, as in networkx);
-        None gives an unweighted graph. An undirected networkx graph becomes undirected.
+        Parameters
+        ----------
+        g : networkx.Graph
+            Any networkx graph class.
+        weight : str or None, default 'weight'
+            The edge attribute that holds the weights (edges without it weigh 1, as in
+            networkx); None gives an unweighted graph.
+        device : {'gpu', 'cpu'}, optional
+            Default: $MINIGR_DEVICE, else the GPU when there is one.
+
+        Returns
+        -------
+        Graph
+
+        Examples
+        --------
+        >>> import minigr, networkx
+        >>> graph = minigr.Graph.from_networkx(networkx.path_graph(3))
+        >>> graph.num_edges, graph.directed
+        (4, False)
         """
         index = {node: i for i, node in enumerate(g)}
         edges = list(g.edges(data=weight, default=1)) if weight is not None else list(g.edges())

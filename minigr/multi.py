@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy
 
-from . import catalog
+from . import apps
 from .arrays import to_host
 from .comm import NcclCommunicator, ThreadGroup, TimedCommunicator, new_nccl_id
 from .part_checks import check_on_part
@@ -35,9 +35,9 @@ MPI_SIZE_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NT
 
 def partitioned_record(name):
     """The catalog record of primitive `name`, which must have a partitioned form."""
-    record = catalog.app(name)
+    record = apps.record(name)
     if not record.partitioned:
-        have = [n for n, r in catalog.apps().items() if r.partitioned]
+        have = [n for n, r in apps.records().items() if r.partitioned]
         raise MinigrError(f"{name} has no partitioned form yet; these have: {', '.join(have)}")
     return record
 
@@ -47,7 +47,7 @@ def run_threads(graph, parts, name, *args, reorder="auto", **options):
     thread each, cut in the order minigr.reorder.choose(graph, parts,
     reorder) keeps: the whole graph's Result, with each part's in
     extra["parts"] and the order's facts (Part.order_facts) in extra."""
-    run = partitioned_record(name).on_parts()
+    run = apps.on_parts(partitioned_record(name))
     if graph.device != "cpu":
         raise MinigrError("partitions as threads run on the CPU backend; use run_gpus for GPUs")
     if not isinstance(parts, int) or parts < 1:
@@ -146,7 +146,7 @@ def _rank_work(rank, size, gpu, unique_id, task):
         comm = TimedCommunicator(comm)
     part = load_part(comm, source, device="gpu", **load_options)
     record = partitioned_record(name)
-    run = record.on_parts()
+    run = apps.on_parts(record)
     if record.sourced and args[0] is None:
         args = (part.highest_degree_vertex(),) + args[1:]
     facts = dict(part.facts(), source=args[0] if record.sourced else None)

@@ -19,9 +19,10 @@ import inspect
 import os
 import sys
 
-from . import catalog, io
+from . import apps, io
 from .graph import Graph
 from .transforms.errors import MinigrError
+from .transforms.loop import build_ms_total
 
 
 def as_graph(graph, device=None, **options):
@@ -79,7 +80,7 @@ BUILD_OPTIONS = (_keywords(io.load) | _keywords(Graph.from_edges) | _keywords(Gr
 
 def _top_level(name):
     """minigr.<name>: the app of catalog record `name` on any graph (see the module docstring)."""
-    record = catalog.app(name)
+    record = apps.record(name)
     parameters = list(inspect.signature(record.run).parameters.values())
     own = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
 
@@ -90,23 +91,59 @@ def _top_level(name):
             raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
         options = record.check_options({key: keywords.pop(key) for key in own & set(keywords)})
         graph = as_graph(graph, device, **keywords)
+        built = build_ms_total()
         with graph.on_its_gpu(), graph.lock:  # one run at a time on its buffers (see enactor.problem)
-            return record.run(graph, *args, **options)
+            result = record.run(graph, *args, **options)
+        result.build_ms = build_ms_total() - built
+        return result
 
     device = inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None)
     build = inspect.Parameter("build_options", inspect.Parameter.VAR_KEYWORD)
     primitive.__signature__ = inspect.Signature(
-        [p for p in parameters if p.kind is not p.KEYWORD_ONLY] + [device]
-        + [p for p in parameters if p.kind is p.KEYWORD_ONLY] + [build])
+        [p for p in parameters if p.kind is not p.KEYWORD_ONLY]
+        + [p for p in parameters if p.kind is p.KEYWORD_ONLY] + [device, build])
     primitive.__name__ = primitive.__qualname__ = name
     primitive.__module__ = "minigr"
-    primitive.__doc__ = f"{inspect.cleandoc(record.run.__doc__)}\n\nOn any graph: see minigr.primitives."
+    primitive.__doc__ = _docstring(record)
     return primitive
+
+
+GRAPH = """graph : Graph, SciPy sparse matrix or array, networkx graph, str or path
+    The graph: entry (i, j) of a matrix is edge i -> j, its value the weight; a networkx
+    graph needs nodes 0..n-1 in order; a str or path is a file or generator spec, read by
+    `minigr.load`."""
+# loop's modes -> what each does (persistent ones: all of them, the others the first two).
+LOOP_MODES = {"device": "the GPU decides, in a CUDA graph captured on the first call on a graph",
+              "host": "the host decides each iteration",
+              "persistent": "one GPU kernel runs every iteration",
+              "auto": "persistent or device, by the graph (see `minigr.enactor.loop_mode`)"}
+DEVICE = """device : {'gpu', 'cpu'}, optional
+    Where it runs. By default a Graph stays where it is, and anything else goes to the GPU
+    when there is one.
+**build_options
+    Options for building the graph: those of `minigr.load`, `Graph.from_scipy` or
+    `Graph.from_networkx`, by the kind of graph."""
+
+
+def _docstring(record):
+    """The top-level function's docstring: the app's (numpydoc), its Parameters led by
+    graph and followed by loop (where it iterates), device and the build options."""
+    summary, _, rest = inspect.cleandoc(record.run.__doc__).partition("\nReturns\n-------\n")
+    summary, _, own = summary.partition("\nParameters\n----------\n")
+    loop = ""
+    if record.loops:
+        modes = list(LOOP_MODES)[:4 if record.persistent else 2]
+        default = inspect.signature(record.run).parameters["loop"].default
+        loop = "\n".join([f"loop : {{{', '.join(map(repr, modes))}}}, default {default!r}",
+                          *(f"    {mode!r}: {LOOP_MODES[mode]}." for mode in modes)])
+    parameters = [GRAPH, own.strip(), loop, DEVICE]
+    return "\n".join([summary.rstrip(), "", "Parameters", "----------", *filter(None, parameters), "",
+                      "Returns", "-------", rest])
 
 
 @functools.cache
 def __getattr__(name):
     """minigr.primitives.<name> for every primitive in the catalog, built on first use."""
-    if name not in catalog.names():
+    if name not in apps.names():
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return _top_level(name)

@@ -10,8 +10,8 @@ import numpy
 import pytest
 import scipy.sparse.csgraph as csgraph
 
-from minigr import Graph, catalog
-from minigr.bench import alternatives as alt
+from minigr import Graph, apps
+from minigr import alternatives as alt
 from minigr.bench import graphs as bench_graphs
 from minigr.bench import primitives, report
 from minigr.catalog import BenchCase
@@ -148,7 +148,7 @@ def test_measure_drops_the_warmup_and_takes_the_median():
 
 
 def test_validate_against_the_reference_or_else_minigr():
-    case = BenchCase("t", "x", reference="ref", compare=primitives.same)
+    case = BenchCase("t", "x", reference="ref", compare=alt.same)
     rows = [{"system": "minigr"}, {"system": "alt"}, {"system": "ref"}]
     primitives.validate(rows, [numpy.array([1, 2]), numpy.array([1, 3]), numpy.array([1, 2])], case, None)
     assert [(r["validated"], r["check"]) for r in rows] == [(True, "ok vs ref"), (False, "MISMATCH vs ref"),
@@ -162,9 +162,9 @@ def test_validate_against_the_reference_or_else_minigr():
 def test_proper_coloring_check():
     graph = Graph.from_edges([0, 1, 2], [1, 2, 0], num_vertices=4, symmetrize=True, device="cpu")
     inputs = types.SimpleNamespace(graph=graph)
-    assert primitives.proper_coloring(numpy.array([0, 1, 2, 0]), inputs)
-    assert not primitives.proper_coloring(numpy.array([0, 1, 1, 0]), inputs)
-    assert not primitives.proper_coloring(numpy.array([0, 1, 2, -1]), inputs)
+    assert alt.proper_coloring(numpy.array([0, 1, 2, 0]), inputs)
+    assert not alt.proper_coloring(numpy.array([0, 1, 1, 0]), inputs)
+    assert not alt.proper_coloring(numpy.array([0, 1, 2, -1]), inputs)
 
 
 def test_validate_each_result_without_a_reference():
@@ -177,7 +177,7 @@ def test_validate_each_result_without_a_reference():
 
 def test_every_case_has_minigr_first_and_a_known_reference():
     labels = [case.label for _, case, _ in primitives.cases()]
-    assert len(set(labels)) == len(labels) and set(catalog.names()) <= {label.split()[0] for label in labels}
+    assert len(set(labels)) == len(labels) and set(apps.names()) <= {label.split()[0] for label in labels}
     for app, case, systems in primitives.cases():
         names = [s.name for s in systems]
         assert names[0] == "minigr", case.label
@@ -277,7 +277,7 @@ def test_cupy_pagerank_and_coloring():
     assert iterations == expected_iterations
     assert numpy.abs(to_host(ranks) - expected).sum() < 1e-9
     colors, _, rounds = alt.color_cupy(graph.row_offsets, graph.col_indices)
-    assert primitives.proper_coloring(colors, types.SimpleNamespace(graph=graph))
+    assert alt.proper_coloring(colors, types.SimpleNamespace(graph=graph))
     assert int(colors.max()) < rounds
 
 
@@ -311,3 +311,18 @@ def test_load_suite_round_trips(capsys):
     assert {("read .mgr", "minigr, the .mtx file's cache"), ("read .txt", "networkx.read_edgelist"),
             ("generate", "SciPy cKDTree pairs (host)"), ("build CSR", "scipy.sparse coo -> csr")} <= systems
     assert "same graph" in capsys.readouterr().out
+
+
+def test_networkit_alternatives_agree_with_scipy():
+    """NetworKit's BFS and Dijkstra, as the bench runs them, on the nasty graphs (with
+    unreachable vertices, self-loops and duplicates): SciPy's answers."""
+    from graphs import nasty_graphs
+    for name, graph in nasty_graphs("cpu", weighted=True).items():
+        matrix = graph.to_scipy().tocsr()
+        if not graph.num_vertices:
+            continue
+        depth, _, _ = alt.bfs_networkit(matrix, 0)
+        numpy.testing.assert_array_equal(depth, alt.bfs_scipy(matrix, 0)[0], err_msg=name)
+        lightest = graph.simple()[0].to_scipy().tocsr()  # SciPy would add duplicates' weights up
+        distance, _, _ = alt.sssp_networkit(matrix, 0)
+        numpy.testing.assert_allclose(distance, alt.sssp_scipy(lightest, 0)[0], rtol=1e-6, err_msg=name)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from minigr import catalog
+from minigr import apps
 from minigr.cli import DEFAULT_GRAPH, main
 from minigr.transforms.backend import gpu_available
 
@@ -28,14 +28,14 @@ def directed_file(tmp_path):
     return str(path)
 
 
-@pytest.mark.parametrize("name", catalog.names())
+@pytest.mark.parametrize("name", apps.names())
 def test_help_names_the_default_graph(capsys, name):
     with pytest.raises(SystemExit) as exit:
         main([name, "--help"])
     assert exit.value.code == 0
     out = " ".join(capsys.readouterr().out.split())
     assert f"(default {DEFAULT_GRAPH})" in out
-    assert ("highest out-degree vertex, lowest id on ties" in out) == catalog.app(name).sourced
+    assert ("highest out-degree vertex, lowest id on ties" in out) == apps.record(name).sourced
     for flag in ("--runs", "--validate", "--json", "--output", "--device", "--symmetrize",
                  "--remove-self-loops", "--remove-duplicates", "--weights", "--weight-seed",
                  "--no-cache", "--directed", "--undirected"):

@@ -6,7 +6,7 @@ import os
 import numpy as np
 import pytest
 
-from minigr import catalog, validate
+from minigr import apps, validate
 from minigr.cli import main
 from minigr.transforms.backend import gpu_available
 
@@ -14,8 +14,8 @@ GRAPH = "kron:scale=6"
 RUN = ["--device", "cpu", "--validate"]
 KEYS = ["graph", "primitive", "vertices", "edges", "source", "ms", "MTEPS", "iterations",
         "validation", "device"]
-PRIMITIVES = {name: ["--weights", "random"] if catalog.app(name).needs == "weights" else []  # name -> its arguments
-              for name in catalog.names()}
+PRIMITIVES = {name: ["--weights", "random"] if apps.record(name).needs == "weights" else []  # name -> its arguments
+              for name in apps.names()}
 PRIMITIVES["katz"] = ["--alpha", "0.01"]  # networkx's default 0.1 diverges on GRAPH
 
 
@@ -40,7 +40,7 @@ def test_json_per_run(capsys, name):
         assert row["graph"] == GRAPH and row["primitive"] == name and row["device"] == "cpu"
         assert row["vertices"] == 64 and row["edges"] > 0
         assert row["validation"] == "ok" or name == "color" and row["validation"].startswith("ok (")
-        assert (row["source"] is None) == (not catalog.app(name).sourced)
+        assert (row["source"] is None) == (not apps.record(name).sourced)
         assert row["ms"] > 0 and row["MTEPS"] >= 0 and row["iterations"] >= 1
     if name == "pagerank":
         assert rows[0]["MTEPS"] == pytest.approx(
@@ -92,7 +92,7 @@ def test_output_file(capsys, tmp_path, name):
     out = tmp_path / "out.txt"
     row, = records(capsys, [name, GRAPH, *PRIMITIVES[name], *RUN, "--json", "--output", str(out)])
     header, rows = table(out)
-    app = catalog.app(name)
+    app = apps.record(name)
     if app.rows == "vertex":
         assert header == ["vertex", *app.columns]
         assert [int(r[0]) for r in rows] == list(range(64))

@@ -123,10 +123,11 @@ def segment_transform(n, bounds, f, group=1, longest=None):
     if bound == 0:
         return
     list_huge = longest is None or longest >= HUGE
+    widest = 0 if longest is not None and longest < 32 else 1 if longest is not None and longest < BLOCK else 2
     huge = huge_list(device)
     params = [param, ("long long*", "huge_counters"), ("long long*", "huge_segments")]
     make_list = "minigr::HugeList huge{huge_counters, huge_segments}; "
-    walk = f"minigr::segments<{BLOCK}, {group}, {str(list_huge).lower()}>(n, huge, f0, f1)"
+    walk = f"minigr::segments<{BLOCK}, {group}, {str(list_huge).lower()}, {widest}>(n, huge, f0, f1)"
     calls = {"gpu": make_list + walk, "cpu": "minigr::segments(n, f0, f1)"}
     launch(device, params, [arg, *huge], [bounds, f], calls, _grid(device, bound * group), BLOCK, any_grid=True,
            count=n)

@@ -1,4 +1,5 @@
 """Backend choice: every array lives on one device, "gpu" (CuPy) or "cpu" (NumPy)."""
+import ctypes
 import functools
 import os
 
@@ -7,6 +8,7 @@ import numpy
 from .errors import DeviceError, MinigrError
 
 DEVICES = ("gpu", "cpu")
+DRIVER_LIBRARY = "nvcuda.dll" if os.name == "nt" else "libcuda.so.1"  # the driver's, not the toolkit's
 
 
 @functools.lru_cache(maxsize=None)
@@ -16,13 +18,25 @@ def gpu_unavailable_reason():
         import cupy
     except ImportError as exc:
         return f"CuPy is not installed ({exc}); install minigr[cuda13] or minigr[cuda12]"
+    if not _driver_installed():
+        return f"no NVIDIA driver installed: {DRIVER_LIBRARY} not found"
     try:
         count = cupy.cuda.runtime.getDeviceCount()
-    except Exception as exc:  # CUDARuntimeError without a driver or device
-        return f"no CUDA driver or device ({exc})"
+    except Exception as exc:  # CUDARuntimeError: a driver too old for CuPy's runtime, no device, ...
+        return f"no usable CUDA device ({exc})"
     if count == 0:
         return "no CUDA device found"
     return None
+
+
+def _driver_installed():
+    """Whether the NVIDIA driver's library loads: without it, CUDA's runtime says that the driver
+    version is insufficient, which misleads on a machine that has none."""
+    try:
+        ctypes.CDLL(DRIVER_LIBRARY)
+    except OSError:
+        return False
+    return True
 
 
 def gpu_available():

@@ -18,6 +18,9 @@ GPU_ONLY = re.compile(r"\b(__syncthreads\w*|__syncwarp|__shfl\w*|__ballot\w*|__a
                       r"atomic\w+_(?:block|system))\b")
 
 
+LINE = re.compile(r'\s*#\s*line\s+(\d+)(?:\s+"([^"]*)")?')
+
+
 def _header_text(device, functors):
     """The transforms' headers, then the functors' own (nested ones included), each once."""
     paths = [KERNELS / name for name in HEADERS[device]]
@@ -30,11 +33,18 @@ def _header_text(device, functors):
 
 
 def check_cpu_dialect(functor):
-    """Refuses, naming it, a GPU-only construct that the CPU backend cannot run."""
-    for number, line in enumerate(functor.source.splitlines(), 1):
+    """Refuses, naming it, a GPU-only construct that the CPU backend cannot run (its file and
+    line as the compiler would name them, `#line` directives in the source followed)."""
+    filename, number = functor.filename, 0
+    for line in functor.source.splitlines():
+        number += 1
+        directive = LINE.match(line)
+        if directive:
+            filename, number = directive.group(2) or filename, int(directive.group(1)) - 1
+            continue
         found = GPU_ONLY.search(line)
         if found:
-            raise MinigrError(f"{functor.filename}:{number}: `{found.group(1)}` is GPU-only; the CPU backend runs "
+            raise MinigrError(f"{filename}:{number}: `{found.group(1)}` is GPU-only; the CPU backend runs "
                               "functors one item at a time, without warps, blocks or shared memory. "
                               "Use device='gpu', or write the functor without it")
 

@@ -23,10 +23,10 @@ C_TYPES = {
 
 
 def c_type(dtype):
-    """The C type of a dtype, or a TypeError naming what is supported."""
+    """The C type of a dtype, or a MinigrError naming what is supported."""
     dtype = numpy.dtype(dtype)
     if dtype not in C_TYPES:
-        raise TypeError(f"dtype {dtype} has no functor C type; supported: "
+        raise MinigrError(f"dtype {dtype} has no functor C type; supported: "
                         + ", ".join(sorted(str(d) for d in C_TYPES)))
     return C_TYPES[dtype]
 
@@ -44,14 +44,14 @@ def _capture(name, value):
     try:
         device_of(value)
     except TypeError:
-        raise TypeError(f"capture {name!r} has unsupported type {type(value).__name__}: pass a NumPy "
+        raise MinigrError(f"capture {name!r} has unsupported type {type(value).__name__}: pass a NumPy "
                         "or CuPy array, a Python bool/int/float or a NumPy scalar") from None
     if not value.flags.c_contiguous:
-        raise TypeError(f"capture {name!r} is not contiguous: pass array.copy() or a contiguous view")
+        raise MinigrError(f"capture {name!r} is not contiguous: pass array.copy() or a contiguous view")
     try:
         return c_type(value.dtype) + "*", value
-    except TypeError as exc:
-        raise TypeError(f"capture {name!r}: {exc}") from None
+    except MinigrError as exc:
+        raise MinigrError(f"capture {name!r}: {exc}") from None
 
 
 class Functor:

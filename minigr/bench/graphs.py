@@ -63,7 +63,7 @@ class Inputs:
 
     def in_adjacency(self, dtype):
         """cupyx CSR of in-neighbours (row v lists v's in-neighbours) with ones of `dtype`, built once."""
-        from .alternatives import csr_matrix
+        from ..alternatives import csr_matrix
         dtype = numpy.dtype(dtype)
         if dtype not in self._in_adjacency:
             reverse = self.graph.reverse()

@@ -12,36 +12,18 @@ from .timing import copy_bandwidth, gpu_ms
 
 # Reads each edge's destination and weight; never true (weights are at most 64),
 # but the compiler cannot know, so the reads stay.
-READ_WEIGHT = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return weights[edge] > 64.0f || dst < 0;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    hits[0] = 1;
-}
-"""
+READ_WEIGHT = dict(cond="return weights[edge] > 64.0f || dst < 0;", apply="hits[0] = 1;")
 # A BFS level's advance: keep the destinations the BFS reached at the next level (read-only, so repeatable).
-NEXT_LEVEL = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return depth[dst] == iteration + 1;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
-"""
+NEXT_LEVEL = dict(cond="return depth[dst] == iteration + 1;")
 GATHER = "float operator()(int v, int u, long long edge) const { return x[u]; }"
-CLAIM = """
-bool cond(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {
-    return atomicCAS(&hops[dst], -1, iteration + 1) == -1;
-}
-void apply(int src, int dst, long long edge, long long rank, long long out_idx, int iteration) const {}
-"""
+CLAIM = dict(cond="return atomicCAS(&hops[dst], -1, iteration + 1) == -1;")
 
 
 def advance_all(inputs, copy, runs, warmup):
     """(a) One row: advance over every vertex, frontier=None, no output."""
-    from ..operators import advance
-    from ..transforms import Functor
+    from ..operators import AdvanceFunctor, advance
     graph = inputs.graph
-    op = Functor(READ_WEIGHT, filename="<bench read weight>", weights=graph.weights,
+    op = AdvanceFunctor(**READ_WEIGHT, filename="<bench read weight>", weights=graph.weights,
                  hits=graph.xp.zeros(1, numpy.int32))
     ms = gpu_ms(lambda: advance(graph, None, op), runs, warmup)
     nbytes = 8 * (graph.num_vertices + 1) + 4 * graph.num_edges + 4 * graph.num_edges  # offsets, columns, weights
@@ -65,10 +47,9 @@ def bfs_levels(inputs):
 def advance_levels(inputs, runs, warmup):
     """(b) One row with a record per BFS level: frontier size, edges, ms, MTEPS."""
     from ..frontier import Frontier
-    from ..operators import advance
-    from ..transforms import Functor
+    from ..operators import AdvanceFunctor, advance
     levels, depth = bfs_levels(inputs)
-    op = Functor(NEXT_LEVEL, filename="<bench next level>", depth=depth)
+    op = AdvanceFunctor(**NEXT_LEVEL, filename="<bench next level>", depth=depth)
     frontier = Frontier(inputs.graph.num_vertices, inputs.graph.device)
     records = []
     for k, ids in enumerate(levels):
@@ -88,11 +69,10 @@ def advance_loop_rows(inputs, runs, warmup):
     its levels decided on the device and on the host: microseconds per level."""
     from ..enactor import Loop
     from ..frontier import Frontier
-    from ..operators import advance
-    from ..transforms import Functor
+    from ..operators import AdvanceFunctor, advance
     graph, n = inputs.graph, inputs.graph.num_vertices
     hops = graph.xp.empty(n, dtype=numpy.int32)
-    visit = Functor(CLAIM, filename="<bench claim>", hops=hops)
+    visit = AdvanceFunctor(**CLAIM, filename="<bench claim>", hops=hops)
     frontier = Frontier(n, graph.device, capacity=n)
     loop = Loop("bench reach", graph.device, lambda: advance(graph, frontier, visit, out=frontier,
                                                              iteration=loop.iteration), frontier.not_empty())

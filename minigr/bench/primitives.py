@@ -1,6 +1,6 @@
 """Primitive benchmarks: each primitive of the catalog (minigr.catalog) side by
 side with what a Python user would write instead, as its record's BenchCases
-list them (the alternatives live in alternatives.py or in the app's own
+list them (the alternatives live in minigr/alternatives.py or in the app's own
 file), in one process, every result validated.
 
 Timing: GPU systems, the median of --runs runs after --warmup untimed ones,
@@ -18,38 +18,7 @@ import numpy
 
 from ..catalog import System
 from ..graph import to_host
-from . import alternatives as alt
 from . import progress
-
-
-def minigr_levels(inputs, trace, relax):
-    """minigr's push advance run level by level, each level timed with CUDA
-    events into `trace`: BFS (atomic visit) or, with relax, SSSP (relaxation,
-    each vertex once a level: the frontier form, one bucket of infinite width).
-    Returns (values, None, levels): only the trace is timed."""
-    from ..apps.bfs import VISIT
-    from ..apps.sssp import RELAX_SPLIT
-    from ..frontier import HEADER as FRONTIER_HEADER
-    from ..frontier import Frontier
-    from ..operators import advance
-    from ..transforms import Functor
-    graph, n = inputs.graph, inputs.graph.num_vertices
-    if relax:
-        values = graph.xp.full(n, numpy.inf, dtype=numpy.float32)
-        op = Functor(RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=values,
-                     weights=graph.weights, threshold=graph.xp.full(1, numpy.inf), far=Frontier(n, graph.device).view)
-    else:
-        values = graph.xp.full(n, -1, dtype=numpy.int32)
-        op = Functor(VISIT, filename="<bfs visit>", depth=values, parent=graph.xp.full(n, -1, dtype=numpy.int32))
-    values[inputs.source] = 0
-    frontier, level = Frontier.from_ids(inputs.source, n, graph.device), 0
-    while size := frontier.wait_size():
-        edges = int(inputs.degrees[frontier.wait_ids()].sum())
-        with alt.timed_level(trace, size, edges):
-            advance(graph, frontier, op, out=frontier, iteration=level, unique=relax)
-        frontier.next_level()
-        level += 1
-    return values, None, level
 
 
 def minigr_systems(app, case):
@@ -69,40 +38,11 @@ def minigr_systems(app, case):
     return [system("minigr", modes[0])] + [system(f"minigr, {mode} loop", mode) for mode in modes[1:]]
 
 
-def too_big(limit, what="CPU"):
-    """A System's skip: a reason when the graph has more than `limit` edges, for `what` is too slow there."""
-    def skip(inputs):
-        m = inputs.graph.num_edges
-        return f"skipped: {m} edges > {limit} ({what})" if m > limit else None
-    return skip
-
-
-def same(values, reference):
-    return bool(numpy.array_equal(values, reference))
-
-
-def close(values, reference):
-    return bool(numpy.allclose(values, reference, rtol=1e-5))
-
-
-def l1_close(values, reference):
-    return bool(numpy.abs(values - reference).sum() < 1e-5)
-
-
-def proper_coloring(colors, inputs):
-    """Whether every vertex is colored and no edge (self-loops aside) joins two of one color."""
-    graph = inputs.graph
-    colors = graph.xp.asarray(colors)
-    sources, targets = graph.edge_sources(), graph.col_indices
-    clash = (colors[sources] == colors[targets]) & (sources != targets)
-    return bool((colors >= 0).all()) and not bool(clash.any())
-
-
 def cases():
     """(app, case, systems) of every BenchCase in the catalog: minigr first, then the alternatives."""
-    from .. import catalog
+    from .. import apps
     return [(app, case, minigr_systems(app, case) + list(case.alternatives))
-            for app in catalog.apps().values() for case in app.bench]
+            for app in apps.records().values() for case in app.bench]
 
 
 def measure(fn, runs, warmup):

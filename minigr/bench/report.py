@@ -48,17 +48,13 @@ def format_table(rows, columns):
 
 def environment():
     """Device name, driver and CUDA runtime versions, CuPy and minigr versions."""
-    import importlib.metadata
-
     import cupy
+
+    from .. import __version__
     runtime = cupy.cuda.runtime
-    try:
-        version = importlib.metadata.version("minigr")
-    except importlib.metadata.PackageNotFoundError:
-        version = "unknown"
     return {"device_name": runtime.getDeviceProperties(cupy.cuda.Device().id)["name"].decode(),
             "driver_version": runtime.driverGetVersion(), "runtime_version": runtime.runtimeGetVersion(),
-            "cupy_version": cupy.__version__, "minigr_version": version}
+            "cupy_version": cupy.__version__, "minigr_version": __version__}
 
 
 def write_json(path, rows, env):

@@ -16,7 +16,7 @@ import statistics
 
 import numpy
 
-from .. import catalog
+from .. import apps
 from ..graph import to_host
 from . import progress
 from .graphs import LARGER
@@ -72,7 +72,7 @@ def _one_gpu(spec, args):
     found = {}
     for app, key, options in CASES:
         run = getattr(minigr, app)
-        arguments = (source,) if catalog.app(app).sourced else ()
+        arguments = (source,) if apps.record(app).sourced else ()
         for _ in range(args.warmup):
             run(graph, *arguments, **options)
         results = [run(graph, *arguments, **options) for _ in range(args.runs)]
@@ -88,7 +88,7 @@ def _gpus(spec, gpus, app, key, options, single, args):
     """The row of `app` on `gpus` GPUs, checked against the one-GPU values."""
     from ..multi import run_gpus
     row, expected = single
-    arguments = (row["source"],) if catalog.app(app).sourced else ()
+    arguments = (row["source"],) if apps.record(app).sourced else ()
     load = {"weights": "random"}
     results = run_gpus(spec, gpus, app, *arguments, runs=args.runs, load_options=load, check=expected is None,
                        **options)

@@ -39,17 +39,46 @@ BIG_INPUT = 16 << 20  # bytes of text from which load shows progress on a termin
 def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
          remove_duplicates=False, weights="keep", weight_seed=0, cache=True, device=None,
          progress=None):
-    """A Graph from a file or a generator spec (see the module docstring), built on `device`.
+    """A Graph from a file or a generator spec.
 
-    directed: None takes it from the source (symmetric Matrix Market files and generators are
-    undirected, the rest directed); True marks the graph directed; False requires symmetric
-    edges (or symmetrize=True). symmetrize, remove_self_loops, remove_duplicates: as in
-    Graph.from_edges (duplicates keep their smallest weight). weights: "keep" the file's,
-    "ignore" them, or "random": integers 1..64 from weight_seed, one per undirected edge.
-    cache: read and write `<file>.mgr` beside a text file (skipped where it cannot be written).
-    progress: stage lines and the time on stderr; None shows them for big inputs on a terminal.
-    device: "gpu" or "cpu" (default: $MINIGR_DEVICE, else the GPU when present); generators
-    and the CSR build run there.
+    Parameters
+    ----------
+    source : str or path
+        A Matrix Market file (.mtx, .mtx.gz), an edge list (.txt, .el, .edges, .tsv:
+        "src dst [weight]" per line, 0-based, optionally .gz), a minigr binary (.mgr), or a
+        generator spec: ``kron:scale=S,edge_factor=E,seed=K``, ``rgg:scale=S,seed=K`` or
+        ``grid:scale=S,seed=K`` (see `minigr.io`).
+    directed : bool, optional
+        None takes it from the source (symmetric Matrix Market files and generators are
+        undirected, the rest directed); True marks the graph directed; False requires
+        symmetric edges (or `symmetrize`).
+    symmetrize, remove_self_loops, remove_duplicates : bool, default False
+        As in `Graph.from_edges` (duplicates keep their smallest weight).
+    weights : {'keep', 'ignore', 'random'}, default 'keep'
+        The file's weights, none, or integers 1..64 drawn from `weight_seed`, one per
+        undirected edge.
+    weight_seed : int, default 0
+        The seed of random weights.
+    cache : bool, default True
+        Read and write ``<file>.mgr`` beside a text file (skipped where it cannot be written).
+    device : {'gpu', 'cpu'}, optional
+        Where generators and the CSR build run. Default: $MINIGR_DEVICE, else the GPU when
+        there is one.
+    progress : bool, optional
+        Stage lines and the time on stderr; None shows them for big inputs on a terminal.
+
+    Returns
+    -------
+    Graph
+
+    Examples
+    --------
+    >>> import minigr
+    >>> minigr.load("grid:scale=4", device="cpu")
+    Graph(num_vertices=16, num_edges=..., undirected, unweighted, device='cpu')
+    >>> graph = minigr.load("kron:scale=6,edge_factor=4", weights="random")
+    >>> graph.weights.min() >= 1 and graph.weights.max() <= 64 and bool((graph.weights % 1 == 0).all())
+    True
     """
     device = resolve_device(device)
     chosen = options.normalise(directed=directed, symmetrize=symmetrize,

@@ -1,6 +1,8 @@
 """The iteration number that operators pass to user functors."""
 import numpy
 
+from ..transforms.errors import MinigrError
+
 
 def iteration_capture(iteration):
     """An int as an int32 value, or a loop's counter (a one-element int32 array
@@ -8,5 +10,5 @@ def iteration_capture(iteration):
     if isinstance(iteration, (int, numpy.integer)):
         return numpy.int32(iteration)
     if getattr(iteration, "dtype", None) != numpy.int32 or iteration.shape != (1,):
-        raise ValueError(f"iteration must be an int or a loop's iteration counter, got {iteration!r}")
+        raise MinigrError(f"iteration must be an int or a loop's iteration counter, got {iteration!r}")
     return iteration

@@ -10,6 +10,7 @@ import numpy
 from ..frontier import HEADER as FRONTIER_HEADER
 from ..transforms import Functor, segment_transform, segreduce_transform, transform
 from ..transforms.api import reduction
+from ..transforms.errors import MinigrError
 from ..transforms.functor import c_type
 from .groups import group_size
 
@@ -46,12 +47,12 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
     the mean degree, at most a warp), or None for thread_mapped when no vertex
     has over GROUP_MAX_DEGREE edges."""
     if direction not in ("out", "in"):
-        raise ValueError(f"direction must be 'out' or 'in', got {direction!r}")
+        raise MinigrError(f"direction must be 'out' or 'in', got {direction!r}")
     g = graph if direction == "out" else graph.reverse()
     if out is None:
         out = g.xp.empty(g.num_vertices, dtype=dtype)
     elif out.shape != (g.num_vertices,):
-        raise ValueError(f"out must hold one value per vertex ({g.num_vertices}), got shape {out.shape}")
+        raise MinigrError(f"out must hold one value per vertex ({g.num_vertices}), got shape {out.shape}")
     ctype = c_type(out.dtype)
     combine, identity = reduction(reduce, identity, out.dtype)
     captures = dict(op=op, row_offsets=g.row_offsets, col_indices=g.col_indices)
@@ -70,7 +71,7 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
                                                           headers=HEADERS, **captures),
                                    op=reduce, identity=identity, total=g.num_edges, partition=g.row_partition, out=out)
     if strategy != "thread_mapped":
-        raise ValueError(f"strategy must be 'lbs' or 'thread_mapped', got {strategy!r}")
+        raise MinigrError(f"strategy must be 'lbs' or 'thread_mapped', got {strategy!r}")
     n = g.num_vertices
     group = group_size(g)
     items = n if group == 1 else -(-n * group // 32) * 32  # whole warps: every lane reaches the shuffle

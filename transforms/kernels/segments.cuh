@@ -31,7 +31,10 @@ struct HugeList {
     }
 };
 
-template <int BLOCK, int GROUP, bool LIST_HUGE, class Size, class Bounds, class F>
+// WIDEST: the widest walkers the segments need (0 a group, 1 a warp, 2 a
+// block), by a bound on their lengths: the loops of wider ones, with their
+// barriers and ballots, are left out where no segment would use them.
+template <int BLOCK, int GROUP, bool LIST_HUGE, int WIDEST, class Size, class Bounds, class F>
 __device__ void segments(Size size, const HugeList& huge, Bounds& bounds, F& f)
 {
     static_assert(32 % GROUP == 0, "GROUP divides a warp");
@@ -44,7 +47,7 @@ __device__ void segments(Size size, const HugeList& huge, Bounds& bounds, F& f)
         long long begin = 0, end = 0;
         if (seg < n) bounds(seg, begin, end);
         if (LIST_HUGE && end - begin >= HUGE && (member != 0 || huge.add(seg, begin, end))) end = begin;
-        for (;;) {  // the block's threads together, one big segment at a time
+        for (; WIDEST >= 2;) {  // the block's threads together, one big segment at a time
             if (threadIdx.x == 0) block_seg = -1;
             __syncthreads();
             if (member == 0 && end - begin >= BLOCK) block_seg = seg;  // one of the writers wins
@@ -63,7 +66,7 @@ __device__ void segments(Size size, const HugeList& huge, Bounds& bounds, F& f)
             for (long long i = b + threadIdx.x; i < e; i += BLOCK) f(i, claimed, i - b);
             __syncthreads();
         }
-        for (;;) {  // the warp's lanes together, one mid-sized segment at a time
+        for (; WIDEST >= 1;) {  // the warp's lanes together, one mid-sized segment at a time
             const unsigned wanting = __ballot_sync(FULL_MASK, member == 0 && end - begin >= 32);
             if (!wanting) break;
             const int leader = __ffs(wanting) - 1;

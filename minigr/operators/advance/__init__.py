@@ -3,6 +3,7 @@ user's cond(src, dst, edge, rank, out_idx, iteration) and, where it holds,
 apply(src, dst, edge, rank, out_idx, iteration); the accepted destinations
 are appended to a frontier's next level. One file per strategy: push over
 a level (segments.py), push over every edge (lbs.py), pull (pull.py)."""
+from .glue import AdvanceFunctor
 from .lbs import advance_all_edges
 from .pull import advance_pull
 from .segments import advance_level
@@ -24,4 +25,4 @@ def advance(graph, frontier, op, *, out=None, iteration=0, unique=False, count=N
         advance_level(graph, frontier, op, out, iteration, unique, count)
 
 
-__all__ = ["advance", "advance_pull"]
+__all__ = ["AdvanceFunctor", "advance", "advance_pull"]

@@ -1,10 +1,50 @@
-"""What advance's strategies share: the glue header, the output variant, the captures."""
+"""What advance's strategies share: the glue header, the output variant, the
+captures, and the user's functor: its cond and apply, written out here once."""
+import re
 from pathlib import Path
 
 from ...frontier import HEADER as FRONTIER_HEADER
+from ...transforms import Functor
+from ...transforms.errors import MinigrError
 from ..iteration import iteration_capture
 
 HEADERS = (FRONTIER_HEADER, Path(__file__).parent.parent / "kernels" / "advance.h")
+# The parameters with which advance.h calls an advance functor's cond and apply.
+PARAMETERS = "int src, int dst, long long edge, long long rank, long long out_idx, int iteration"
+NAMES = {"src", "dst", "edge", "rank", "out_idx", "iteration"}
+DEFINES = {name: re.compile(rf"\b{name}\s*\(") for name in ("cond", "apply")}
+
+
+class AdvanceFunctor(Functor):
+    """An advance (or advance_pull) functor stated by what differs: the bodies of
+    ``bool cond(...)``, which says whether edge src -> dst is taken, and ``void
+    apply(...)``, run where it was; both see src, dst, edge (its index in the CSR,
+    or in graph.reverse() when pulling), rank (its place among src's edges),
+    out_idx and iteration, and the captures by name. Compile errors name the
+    body and the line in it (``<bfs visit> cond:2`` from g++; NVRTC writes
+    ``"<bfs visit> cond"(2)``).
+
+    >>> AdvanceFunctor(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;",
+    ...                apply="parent[dst] = src;", depth=depth, parent=parent)
+    """
+
+    def __init__(self, cond="return true;", apply="", filename="<advance functor>", headers=(), **captures):
+        hidden = sorted(NAMES & set(captures))
+        if hidden:
+            raise MinigrError(f"functor {filename}: capture {hidden[0]!r} has the name of a parameter of cond and "
+                              f"apply ({PARAMETERS}), which would hide it; rename it")
+        super().__init__("".join(f'{kind} {name}({PARAMETERS}) const {{\n#line 1 "{filename} {name}"\n{body}\n}}\n'
+                                 for kind, name, body in (("bool", "cond", cond), ("void", "apply", apply))),
+                         filename=filename, headers=headers, **captures)
+
+
+def check_functor(op):
+    """A MinigrError, before any compiler sees it, when `op` lacks cond or apply."""
+    missing = [name for name, defined in DEFINES.items() if not defined.search(op.source)]
+    if missing:
+        raise MinigrError(f"advance: functor {op.filename} defines no {' and no '.join(missing)}; write it as "
+                          f"AdvanceFunctor(cond=..., apply=...), or define bool cond({PARAMETERS}) const and void "
+                          f"apply(...) with the same parameters")
 
 
 def output_kind(out, unique):
@@ -16,6 +56,7 @@ def output_kind(out, unique):
 
 def captures(graph, op, out, iteration):
     """What every advance functor captures (see advance.h)."""
+    check_functor(op)
     found = dict(op=op, row_offsets=graph.row_offsets, col_indices=graph.col_indices,
                  iteration=iteration_capture(iteration))
     if out is not None:

@@ -1,6 +1,10 @@
 """What a Python user would write instead of minigr, for the primitive benchmarks:
 cuSPARSE SpMV through cupyx.scipy.sparse, frontier code composed from CuPy
-library calls, cuGraph where it is installed, and SciPy / networkx on the CPU.
+library calls, cuGraph where it is installed, and SciPy / networkx / NetworKit
+(where it is installed) on the CPU;
+minigr's push advance timed level by level; and the checks a BenchCase compares
+results with. The apps' records name these (minigr.catalog), so this module sits
+below the apps and imports none of them; minigr.bench runs them.
 
 Each function takes the graph's arrays (CuPy, or SciPy on the CPU), does its
 setup outside the timed region, and returns (values, ms, iterations), ms timed
@@ -9,11 +13,12 @@ accept `trace`, a list that receives one record per level (CUDA-event timed).
 """
 import contextlib
 import importlib.util
+import os
 
 import numpy
 
-from ..enactor import Timer
-from ..transforms.backend import array_module, device_of
+from .enactor import Timer
+from .transforms.backend import array_module, device_of
 
 
 @contextlib.contextmanager
@@ -44,6 +49,32 @@ def cugraph_graph(graph):
     return found
 
 
+def no_networkit(inputs):
+    """A System's skip: the reason where NetworKit is not installed (its import is guarded so)."""
+    return None if importlib.util.find_spec("networkit") else "skipped: NetworKit is not installed"
+
+
+def networkit_graph(matrix):
+    """A directed, weighted NetworKit graph of a SciPy matrix (edge i -> j), NetworKit
+    set to use every core of the host (setup, not timed)."""
+    import networkit
+    networkit.setNumberOfThreads(os.cpu_count())
+    coo = matrix.tocoo()
+    return networkit.GraphFromCoo((coo.data.astype(numpy.float64), (coo.row, coo.col)), n=matrix.shape[0],
+                                  weighted=True, directed=True)
+
+
+def networkit_distances(matrix, source, unweighted):
+    """NetworKit's BFS (unweighted) or Dijkstra from source on the CPU: distances,
+    the largest double where unreachable, as NetworKit leaves them."""
+    import networkit
+    graph = networkit_graph(matrix)
+    search = (networkit.distance.BFS if unweighted else networkit.distance.Dijkstra)(graph, source, storePaths=False)
+    with Timer("cpu") as timer:
+        search.run()
+    return numpy.asarray(search.getDistances()), timer.ms
+
+
 def csr_matrix(row_offsets, col_indices, data):
     """A cupyx.scipy.sparse CSR matrix (int32 indices, as cuSPARSE prefers) of one graph's arrays."""
     import cupy
@@ -65,6 +96,64 @@ def expand(row_offsets, col_indices, frontier):
     owner = cupy.searchsorted(ends, items, side="right")
     edges = starts[owner] + items - (ends[owner] - degrees[owner])
     return owner, edges
+
+
+def push_levels(inputs, trace, code, relax):
+    """minigr's push advance run level by level, each level timed with CUDA
+    events into `trace`, with the app's AdvanceFunctor bodies `code`: BFS's visit (captures
+    depth, parent) or, with relax, SSSP's relaxation (dist, weights, threshold,
+    far; each vertex once a level: the frontier form, one bucket of infinite
+    width). Returns (values, None, levels): only the trace is timed."""
+    from .frontier import HEADER as FRONTIER_HEADER
+    from .frontier import Frontier
+    from .operators import AdvanceFunctor, advance
+    graph, n = inputs.graph, inputs.graph.num_vertices
+    if relax:
+        values = graph.xp.full(n, numpy.inf, dtype=numpy.float32)
+        op = AdvanceFunctor(**code, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=values,
+                     weights=graph.weights, threshold=graph.xp.full(1, numpy.inf), far=Frontier(n, graph.device).view)
+    else:
+        values = graph.xp.full(n, -1, dtype=numpy.int32)
+        op = AdvanceFunctor(**code, filename="<bfs visit>", depth=values,
+                            parent=graph.xp.full(n, -1, dtype=numpy.int32))
+    values[inputs.source] = 0
+    frontier, level = Frontier.from_ids(inputs.source, n, graph.device), 0
+    while size := frontier.wait_size():
+        edges = int(inputs.degrees[frontier.wait_ids()].sum())
+        with timed_level(trace, size, edges):
+            advance(graph, frontier, op, out=frontier, iteration=level, unique=relax)
+        frontier.next_level()
+        level += 1
+    return values, None, level
+
+
+def too_big(limit, what="CPU"):
+    """A System's skip: a reason when the graph has more than `limit` edges, for `what` is too slow there."""
+    def skip(inputs):
+        m = inputs.graph.num_edges
+        return f"skipped: {m} edges > {limit} ({what})" if m > limit else None
+    return skip
+
+
+def same(values, reference):
+    return bool(numpy.array_equal(values, reference))
+
+
+def close(values, reference):
+    return bool(numpy.allclose(values, reference, rtol=1e-5))
+
+
+def l1_close(values, reference):
+    return bool(numpy.abs(values - reference).sum() < 1e-5)
+
+
+def proper_coloring(colors, inputs):
+    """Whether every vertex is colored and no edge (self-loops aside) joins two of one color."""
+    graph = inputs.graph
+    colors = graph.xp.asarray(colors)
+    sources, targets = graph.edge_sources(), graph.col_indices
+    clash = (colors[sources] == colors[targets]) & (sources != targets)
+    return bool((colors >= 0).all()) and not bool(clash.any())
 
 
 # ---- BFS ------------------------------------------------------------------------------------------
@@ -131,6 +220,12 @@ def bfs_scipy(matrix, source):
     return numpy.where(numpy.isinf(dist), -1, dist).astype(numpy.int32), timer.ms, None
 
 
+def bfs_networkit(matrix, source):
+    """Hop depths by NetworKit's BFS (-1 unreachable)."""
+    dist, ms = networkit_distances(matrix, source, unweighted=True)
+    return numpy.where(dist > len(dist), -1, dist).astype(numpy.int32), ms, None
+
+
 # ---- SSSP -----------------------------------------------------------------------------------------
 
 def sssp_cupy(row_offsets, col_indices, weights, source, trace=None):
@@ -160,6 +255,12 @@ def sssp_scipy(matrix, source):
     with Timer("cpu") as timer:
         dist = csgraph.dijkstra(matrix, directed=True, indices=source)
     return dist.astype(numpy.float32), timer.ms, None
+
+
+def sssp_networkit(matrix, source):
+    """Distances by NetworKit's Dijkstra (float32, inf unreachable)."""
+    dist, ms = networkit_distances(matrix, source, unweighted=False)
+    return numpy.where(dist >= numpy.finfo(numpy.float64).max, numpy.inf, dist).astype(numpy.float32), ms, None
 
 
 # ---- PageRank -------------------------------------------------------------------------------------
@@ -228,7 +329,7 @@ def color_cupy(row_offsets, col_indices, seed=0):
 def color_greedy(graph):
     """The sequential largest-first greedy coloring on the CPU (minigr.validate's reference,
     vectorized with NumPy), from the graph's arrays copied to the host. Returns colors."""
-    from ..validate import greedy_coloring
+    from .validate import greedy_coloring
     with Timer("cpu") as timer:
         colors = greedy_coloring(graph)
     return colors, timer.ms, None
