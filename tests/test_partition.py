@@ -422,13 +422,13 @@ def test_wcc_on_parts_compiles_for_the_gpu():
 
 def checks_on_parts(graph, parts, name, args, options, corrupt=None):
     """Every rank's part_checks verdict on `name`'s results on its part, the last rank's first corrupted."""
-    from minigr.catalog import app
+    from minigr import apps
     from minigr.part_checks import check_on_part
     order = choose(graph, parts)
 
     def work(comm):
         part = Part.from_graph(comm, graph, order=order)
-        values = dict(app(name).on_parts()(part, *args, **options).values)
+        values = dict(apps.on_parts(apps.record(name))(part, *args, **options).values)
         if corrupt is not None and comm.rank == parts - 1:
             corrupt(values, part)
         return check_on_part(part, name, values, *args, tol=options.get("tol", 1e-6))
