@@ -28,7 +28,7 @@ UPDATE = """void operator()(long long v) const {
     minigr::aggregated_add(&sums[0], fabs(next - rank[v]));
     rank[v] = next;
     share[v] = next * inverse_out[v];
-    if (inverse_out[v] == 0) minigr::aggregated_add(&sums[1], next);
+    minigr::aggregated_add(&sums[1], inverse_out[v] == 0 ? next : 0.0);  // the whole warp adds: one atomic
 }"""
 DANGLING_RANK = "double operator()(long long v, long long, long long) const { return is_dangling[v] * rank[v]; }"
 # After each iteration: carried = [dangling rank, L1 change] of its ranks, sums made 0 for the next.

@@ -97,13 +97,13 @@ def _stage_code(k, stage, settled):
     run = f"{{ {aliases}{stage.call}; }}"
     if stage.serial:
         run = f"if (blockIdx.x == 0 && threadIdx.x == 0) {run}"
+    wait = "if (dirty) minigr::grid_barrier(barrier, minigr::NoSerial{});"
     if stage.count is None:
-        return f"        if (dirty) minigr::grid_barrier(barrier, minigr::NoSerial{{}});\n        {run}\n        dirty = true;\n"
+        return f"        {wait}\n        {run}\n        dirty = true;\n"
     count = f"*(volatile const long long*)s{k}_count > 0"
     if settled:  # read it without waiting for the stages before
-        return (f"        if ({count}) {{\n            if (dirty) minigr::grid_barrier(barrier, minigr::NoSerial{{}});\n"
-                f"            {run}\n            dirty = true;\n        }}\n")
-    return (f"        if (dirty) minigr::grid_barrier(barrier, minigr::NoSerial{{}});\n        dirty = false;\n"
+        return f"        if ({count}) {{\n            {wait}\n            {run}\n            dirty = true;\n        }}\n"
+    return (f"        {wait}\n        dirty = false;\n"
             f"        if ({count}) {{\n            {run}\n            dirty = true;\n        }}\n")
 
 
