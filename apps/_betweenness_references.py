@@ -10,15 +10,17 @@ from minigr.catalog import System
 from minigr.enactor import Timer
 from minigr.graph import to_host
 
+from ._sources import pick_sources, scales
+
 REFERENCE = "SciPy sparse products (CPU)"
 BATCH_ENTRIES = 2**24  # dense (vertex or edge) x source entries per batch of sources
 
 
-def brandes_scipy(graph, sources, endpoints=False):
+def brandes_scipy(graph, sources, endpoints=False, edges=True):
     """Unscaled sums over `sources` (a list): (centrality of each vertex, flow of each
-    stored edge, an undirected edge's two directions added), the graph's duplicate
-    edges once. Levels by products with the transpose; dependencies by products
-    with the adjacency, level by level back from the deepest."""
+    stored edge, an undirected edge's two directions added; None unless edges), the
+    graph's duplicate edges once. Levels by products with the transpose; dependencies
+    by products with the adjacency, level by level back from the deepest."""
     import scipy.sparse
     matrix = scipy.sparse.csr_matrix(graph.to_scipy(), dtype=numpy.float64)
     matrix.sum_duplicates()
@@ -26,7 +28,7 @@ def brandes_scipy(graph, sources, endpoints=False):
     n, ahead = matrix.shape[0], matrix.T.tocsr()
     rows, cols = numpy.repeat(numpy.arange(n), numpy.diff(matrix.indptr)), matrix.indices
     centrality, flow = numpy.zeros(n), numpy.zeros(matrix.nnz)
-    width = max(1, BATCH_ENTRIES // max(n, matrix.nnz, 1))
+    width = max(1, BATCH_ENTRIES // max(n, matrix.nnz if edges else 0, 1))
     for start in range(0, len(sources), width):
         batch = numpy.asarray(sources[start:start + width])
         columns = numpy.arange(len(batch))
@@ -51,7 +53,10 @@ def brandes_scipy(graph, sources, endpoints=False):
             ends = (depth >= 0).astype(numpy.float64)
             ends[batch, columns] = ends.sum(axis=0) - 1
             centrality += ends.sum(axis=1)
-        flow += (sigma[rows] * coefficient[cols] * (depth[cols] == depth[rows] + 1)).sum(axis=1)
+        if edges:
+            flow += (sigma[rows] * coefficient[cols] * (depth[cols] == depth[rows] + 1)).sum(axis=1)
+    if not edges:
+        return centrality, None
     keys = rows.astype(numpy.int64) * n + cols
     src, dst = to_host(graph.edge_sources()), to_host(graph.col_indices).astype(numpy.int64)
     stored = flow[numpy.searchsorted(keys, src * n + dst)]
@@ -62,12 +67,11 @@ def brandes_scipy(graph, sources, endpoints=False):
 
 def expected(graph, options, edges):
     """The reference's scaled betweenness (edges: per stored edge), for the app's options."""
-    from .betweenness import pick_sources, scales
     n = graph.num_vertices
     sources, sampled = pick_sources(graph, options.get("k"), options.get("seed", 0), options.get("sources"),
                                     not edges)
     endpoints = edges or options.get("endpoints", False)
-    centrality, flow = brandes_scipy(graph, sources, endpoints and not edges)
+    centrality, flow = brandes_scipy(graph, sources, endpoints and not edges, edges)
     source_scale, scale = scales(n, sampled and len(sources), graph.directed, options.get("normalized", True),
                                  endpoints)
     if edges:
@@ -96,7 +100,6 @@ def close(values, reference):
 
 
 def _sources(inputs, options):
-    from .betweenness import pick_sources
     return pick_sources(inputs.graph, options["k"], options.get("seed", 0), None, True)[0]
 
 

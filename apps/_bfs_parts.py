@@ -22,7 +22,7 @@ NEXT_LEVEL_OF_PARTS = CHOOSE + """bool operator()() const {
 
 def run(part, source, *, idempotent=False, loop="device"):
     """BFS on one part of a partitioned graph (minigr.partition), called by
-    every rank: depth and parent (global ids) of the part's own vertices.
+    every rank: depth and parent (the user's ids) of the part's own vertices.
     Parts that share few vertices run their levels apart, in rounds."""
     source = check_source(part, source)
     if part.runs_apart():
@@ -54,11 +54,11 @@ TAKE_REACHED = """void operator()(int v) const {
     }
 }"""
 SET_REACHED = "void operator()(int v) const { depth[v] = iteration[0] + 1; }"
-# After the run, every parent becomes a global id (the visit gave local ids),
+# After the run, every parent becomes a user's id (the visit gave local ids),
 # and a part that reached a proxy sends the parent its visit gave it; the
 # owner takes one for each vertex marked -2 (every sender reached it from the
 # level above).
-GLOBAL_PARENT = "void operator()(long long v) const { if (parent[v] >= 0) parent[v] = global_ids[parent[v]]; }"
+USER_PARENT = "void operator()(long long v) const { if (parent[v] >= 0) parent[v] = user_ids[parent[v]]; }"
 TAKE_PARENT = "void operator()(int v, int got) const { if (parent[v] == -2 && got >= 0) parent[v] = got; }"
 COUNT_NEXT = "void operator()(long long) const { totals[0] = frontier.appended(); totals[1] = frontier.appended_edges(); }"
 
@@ -79,8 +79,8 @@ class PartitionedBFS(BFS):
                        frontier=self.frontier.view, row_offsets=part.graph.row_offsets, **arrays)
         self.flags = BorderFlags(part, (now, take), (now, Functor(SET_REACHED, filename="<bfs set reached>", **arrays)))
         self.count = Functor(COUNT_NEXT, filename="<bfs count next>", totals=self.totals, frontier=self.frontier.view)
-        self.global_parent = Functor(GLOBAL_PARENT, filename="<bfs global parent>", parent=self.parent,
-                                     global_ids=part.global_ids)
+        self.user_parent = Functor(USER_PARENT, filename="<bfs user parent>", parent=self.parent,
+                                   user_ids=part.user_ids)
         self.parents_found = Border(part, self.parent, Functor(TAKE_PARENT, filename="<bfs take parent>",
                                                                parent=self.parent))
 
@@ -113,8 +113,8 @@ class PartitionedBFS(BFS):
         self.graph.xp.subtract(self.part.num_edges, unvisited, out=unvisited)
 
     def parents(self):
-        """The parent of each of the part's own vertices as a global id: the
+        """The parent of each of the part's own vertices as a user's id: the
         visit's, or for a vertex reached through a proxy, the reaching part's."""
-        transform(self.graph.num_vertices, self.global_parent)
+        transform(self.graph.num_vertices, self.user_parent)
         self.parents_found.to_owners()
         return self.parent[:self.part.owned].copy()

@@ -15,10 +15,10 @@ from minigr.transforms import Functor, scan_transform, transform
 from .bfs import REACHED_EDGES
 
 ROUND_LEVELS = 32
-# A label packs (depth, the parent's global id), so one atomicMin keeps the
+# A label packs (depth, the parent's user id), so one atomicMin keeps the
 # shorter way and a parent one level up; a vertex whose label fell goes on.
 RELAX = dict(cond="""
-    const uint64_t offer = ((label[src] >> 32) + 1) << 32 | (uint32_t)global_ids[src];
+    const uint64_t offer = ((label[src] >> 32) + 1) << 32 | (uint32_t)user_ids[src];
     return atomicMin(&label[dst], offer) > offer;""")
 # An owner keeps a peer's shorter label of its vertex, which goes on from there.
 TAKE_SHORTER = """void operator()(int v, uint64_t got) const {
@@ -27,7 +27,7 @@ TAKE_SHORTER = """void operator()(int v, uint64_t got) const {
 COUNT_NEXT = "void operator()(long long) const { totals[0] = frontier.appended(); }"
 NEXT_ROUND = "bool operator()() const { frontier.next_level(); return totals[0] > 0; }"
 RESET = """void operator()(long long v) const {
-    label[v] = global_ids[v] == root ? (uint64_t)(uint32_t)root : ~(uint64_t)0;
+    label[v] = user_ids[v] == root ? (uint64_t)(uint32_t)root : ~(uint64_t)0;
 }"""
 UNPACK = """void operator()(long long v) const {
     const uint64_t l = label[v];
@@ -38,7 +38,7 @@ UNPACK = """void operator()(long long v) const {
 
 def run(part, source, *, loop="device"):
     """BFS by rounds on one part (source checked by the caller), called by
-    every rank: depth and parent (global ids) of the part's own vertices."""
+    every rank: depth and parent (the user's ids) of the part's own vertices."""
     run = problem(part.graph, ("bfs rounds",), lambda: RoundsBFS(part))
     with Timer(part.graph.device) as timer:
         run.reset(source)
@@ -72,7 +72,7 @@ class RoundsBFS(Problem):
         self.deepest = xp.zeros(1, dtype=numpy.int64)
         self.frontier = Frontier(n, graph.device)  # a vertex may come again in the next level
         self.relax = AdvanceFunctor(**RELAX, filename="<bfs rounds relax>", label=self.label,
-                                    global_ids=part.global_ids)
+                                    user_ids=part.user_ids)
         self.labels = Border(part, self.label, Functor(TAKE_SHORTER, filename="<bfs rounds take shorter>",
                                                        headers=(FRONTIER_HEADER,), label=self.label,
                                                        frontier=self.frontier.view))
@@ -93,7 +93,7 @@ class RoundsBFS(Problem):
 
     def reset(self, source):
         transform(self.graph.num_vertices, Functor(RESET, filename="<bfs rounds reset>", label=self.label,
-                                                   global_ids=self.part.global_ids, root=numpy.int64(source)))
+                                                   user_ids=self.part.user_ids, root=numpy.int64(source)))
         local = self.part.local_id(source)
         self.frontier.reset(() if local is None else local)
 

@@ -14,11 +14,12 @@ def run(part, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personali
     check_settings(damping, tol, max_iter)
     if weighted:
         check_weights(part.graph, "weighted PageRank")
-    xp, first, owned, total = part.xp, part.first, part.owned, part.graph.num_vertices
+    xp, owned, total = part.xp, part.owned, part.graph.num_vertices
     vectors = {}
     for name, value in (("personalization", personalization), ("nstart", nstart), ("dangling", dangling)):
         value = distribution(part, name, value)
-        vectors[name] = None if value is None else xp.concatenate([value[first:first + owned], xp.zeros(total - owned)])
+        mine = None if value is None else value[part.user_ids[:owned]]  # indexed by the user's ids
+        vectors[name] = None if value is None else xp.concatenate([mine, xp.zeros(total - owned)])
     if part.num_vertices == 0:
         return Result({"rank": xp.zeros(0)}, 0, 0.0, 0)
     run = problem(part.graph, ("pagerank part", bool(weighted)), lambda: PartitionedPageRank(part, weighted))

@@ -15,7 +15,7 @@ from .sssp import SSSP, bucket_delta, settle
 
 def run(part, source, *, delta="auto", loop="device"):
     """SSSP on one part of a partitioned graph (minigr.partition), called by
-    every rank: distance and parent (global ids) of the part's own vertices."""
+    every rank: distance and parent (the user's ids) of the part's own vertices."""
     source = check_source(part, source)
     check_weights(part.graph, "SSSP")
     largest = part.graph.xp.asarray([float(part.graph.weights.max()) if part.graph.num_edges else 0.0])
@@ -96,11 +96,11 @@ class PartitionedSSSP(SSSP):
         super().reset(self.part.local_id(source), delta)
 
     def parents(self, source):
-        """Every vertex's parent (global ids), proxies told their final distances first."""
+        """Every vertex's parent (the user's ids), proxies told their final distances first."""
         self.shorter.to_proxies()
         parent = self.in_parents()
         found = parent >= 0
-        parent[found] = self.part.global_ids[parent[found]]
+        parent[found] = self.part.user_ids[parent[found]]
         if self.part.local_id(source) is not None:
             parent[self.part.local_id(source)] = source
         return parent

@@ -10,19 +10,17 @@ sum of sigma[v] / sigma[w] * (1 + delta[w]), added to its centrality. Both
 passes loop on the device, and no source waits for the one before. Duplicate
 edges count once and self-loops lie on no shortest path, as in networkx.
 apps/edge_betweenness.py keeps the flow of each edge from the same passes."""
-import math
-import random
-
 import numpy
 
 from minigr.catalog import AT_LEAST_1, IDS, App, BenchCase, Option, vertex_ids
-from minigr.enactor import Loop, Problem, Result, Timer, problem
+from minigr.enactor import Loop, Problem, Result, Timer, loop_mode, problem
 from minigr.frontier import Frontier
+from minigr.generators import SEEDS
 from minigr.operators import advance, compute
 from minigr.transforms import Functor, transform
-from minigr.transforms.errors import MinigrError
 
 from . import _betweenness_references as references
+from ._sources import pick_sources, scales
 
 WIDTH = 64  # sources walked at once, a bit each in a vertex's mask
 MEMORY = 2**33  # bytes the per-(vertex, source) arrays may take: fewer sources at once beyond
@@ -65,7 +63,8 @@ DEPENDENCY = """
 bool cond(int v, int w, long long edge, long long rank, long long out_idx, int iteration) const {
     double total = 0;
     for (uint64_t bits = mask[v]; bits; bits &= bits - 1) {
-        const long long b = __ffsll((long long)bits) - 1, at = (long long)w * width + b, from = (long long)v * width + b;
+        const long long b = __ffsll((long long)bits) - 1;
+        const long long at = (long long)w * width + b, from = (long long)v * width + b;
         if (depth[at] != depth[from] + 1) continue;
         const double flow = sigma[from] * ((1 + delta[at]) / sigma[at]);
         atomicAdd(&delta[from], flow);
@@ -103,6 +102,9 @@ def betweenness(graph, *, k=None, seed=0, sources=None, normalized=True, endpoin
         The sources to walk from instead.
     normalized, endpoints : bool
         As networkx defines them (defaults True and False).
+    loop : {"device", "host", "persistent", "auto"}, default "device"
+        Who decides each level: a CUDA graph's loop, the host, one persistent kernel,
+        or by the graph (minigr.enactor.loop_mode).
 
     Returns
     -------
@@ -120,46 +122,12 @@ def betweenness(graph, *, k=None, seed=0, sources=None, normalized=True, endpoin
     chosen, sampled = pick_sources(graph, k, seed, sources, k == n)
     run = problem(graph, ("brandes", False), lambda: Brandes(graph, per_edge=False))
     with Timer(graph.device) as timer:
-        run.accumulate(chosen, endpoints, loop)
+        run.accumulate(chosen, endpoints, loop_mode(graph, loop))
         source_scale, scale = scales(n, sampled and len(chosen), graph.directed, normalized, endpoints)
         factor = graph.xp.full(n, scale)
         factor[graph.xp.asarray(numpy.asarray(chosen, dtype=numpy.int64))] = source_scale
         centrality = run.centrality * factor
     return Result({"betweenness": centrality}, len(chosen), timer.ms, run.edges * len(chosen))
-
-
-def pick_sources(graph, k, seed, sources, exact_when_all):
-    """(sources, sampled): every vertex, k sampled with seed (networkx's
-    random.Random(seed).sample), or the given ones, checked; sampled tells
-    how networkx would scale (exact_when_all: k = n is no sample)."""
-    n = graph.num_vertices
-    if sources is not None:
-        if k is not None:
-            raise MinigrError("give k (sources to sample) or sources, not both")
-        chosen = numpy.asarray(sources.get() if hasattr(sources, "get") else sources, dtype=numpy.int64).ravel()
-        if not len(chosen) or int(chosen.min()) < 0 or int(chosen.max()) >= n:
-            raise MinigrError(f"sources must be vertex ids of the graph (0 to {n - 1}), got {chosen.tolist()[:8]}")
-        return chosen.tolist(), True
-    if k is None or k == n and exact_when_all:
-        return list(range(n)), False
-    if not 1 <= k <= n:
-        raise MinigrError(f"k must be between 1 and the vertex count ({n}), got {k}")
-    return random.Random(seed).sample(range(n), k), True
-
-
-def scales(n, sampled, directed, normalized, endpoints):
-    """networkx's rescaling (its _rescale): (factor of the sources, of the
-    other vertices); sampled: the count of sampled sources, or False."""
-    ends = n if endpoints else n - 1
-    if ends < 2:
-        return 1.0, 1.0
-    count, halves = sampled or ends, 1 if directed else 2
-    if not sampled or endpoints:
-        scale = 1 / (count * (ends - 1)) if normalized else ends / (count * halves)
-        return scale, scale
-    if normalized:
-        return (1 / ((count - 1) * (ends - 1)) if count > 1 else math.nan), 1 / (count * (ends - 1))
-    return (ends / ((count - 1) * halves) if count > 1 else math.nan), ends / (count * halves)
 
 
 class Brandes(Problem):
@@ -232,14 +200,15 @@ def check_betweenness(graph, values, options):
     return references.check(graph, values, options, edges=False)
 
 
+# The sampling of sources, as edge_betweenness takes it too.
+SAMPLING = (Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
+            Option("seed", int, 0, "seed of the sampling (default 0)", (lambda x: 0 <= x < 2**64, SEEDS)))
 APP = App(
     "betweenness", betweenness, "betweenness centrality of every vertex (networkx's, unweighted; exact or sampled)",
     ("betweenness",), lambda graph, source, values, options: check_betweenness(graph, values, options),
-    options=(Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
-             Option("seed", int, 0, "seed of the sampling (default 0)"),
-             Option("sources", vertex_ids, None, "the sources, as ids: 3,8,12 (instead of k)", IDS),
-             Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx"),
-             Option("endpoints", bool, False, "count a path's ends as on it, as networkx")),
+    options=SAMPLING + (Option("sources", vertex_ids, None, "the sources, as ids: 3,8,12 (instead of k)", IDS),
+                        Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx"),
+                        Option("endpoints", bool, False, "count a path's ends as on it, as networkx")),
     variants=({"k": 8}, {"k": 8, "endpoints": True, "normalized": False}),
     bench=(BenchCase("betweenness 64 sources", "betweenness", references.alternatives("betweenness", {"k": 64}),
                      references.REFERENCE, references.close, options={"k": 64}),))

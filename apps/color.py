@@ -163,4 +163,4 @@ APP = App(
                                                alt.color_cupy(i.graph.row_offsets, i.graph.col_indices)),
                                         System(GREEDY, "cpu", lambda i, trace=None: alt.color_greedy(i.graph))),
                      reference=GREEDY, verify=alt.proper_coloring,
-                     score=("colors", lambda colors: int(colors.max()) + 1 if len(colors) else 0)),))
+                     score=("colors", lambda colors, inputs: int(colors.max()) + 1 if len(colors) else 0)),))

@@ -5,11 +5,12 @@ per stored edge: a duplicate has its edge's, a self-loop 0, and an undirected
 edge (stored both ways) the flow of its two directions."""
 import numpy
 
-from minigr.catalog import AT_LEAST_1, App, BenchCase, Option
-from minigr.enactor import Result, Timer, problem
+from minigr.catalog import App, BenchCase, Option
+from minigr.enactor import Result, Timer, loop_mode, problem
 
 from . import _betweenness_references as references
-from .betweenness import Brandes, pick_sources, scales
+from ._sources import pick_sources, scales
+from .betweenness import SAMPLING, Brandes
 
 
 def edge_betweenness(graph, *, k=None, seed=0, normalized=True, loop="device"):
@@ -24,6 +25,9 @@ def edge_betweenness(graph, *, k=None, seed=0, normalized=True, loop="device"):
         The seed of the sampling.
     normalized : bool, default True
         As networkx defines it.
+    loop : {"device", "host", "persistent", "auto"}, default "device"
+        Who decides each level: a CUDA graph's loop, the host, one persistent kernel,
+        or by the graph (minigr.enactor.loop_mode).
 
     Returns
     -------
@@ -41,7 +45,7 @@ def edge_betweenness(graph, *, k=None, seed=0, normalized=True, loop="device"):
     chosen, sampled = pick_sources(graph, k, seed, None, False)
     run = problem(graph, ("brandes", True), lambda: Brandes(graph, per_edge=True))
     with Timer(graph.device) as timer:
-        run.accumulate(chosen, False, loop)
+        run.accumulate(chosen, False, loop_mode(graph, loop))
         flow = run.edge_flow[run.edge_map]
         if not graph.directed:
             flow += run.edge_flow[run.twins[run.edge_map]]
@@ -56,9 +60,7 @@ APP = App(
     "betweenness centrality of every edge (networkx's, unweighted; exact or sampled)",
     ("source", "target", "edge_betweenness"),
     lambda graph, source, values, options: references.check(graph, values, options, edges=True), rows="edge",
-    options=(Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
-             Option("seed", int, 0, "seed of the sampling (default 0)"),
-             Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx")),
+    options=SAMPLING + (Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx"),),
     variants=({"k": 8},),
     bench=(BenchCase("edge_betweenness 64 sources", "edge_betweenness",
                      references.alternatives("edge_betweenness", {"k": 64}), references.REFERENCE, references.close,

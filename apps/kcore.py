@@ -15,16 +15,19 @@ needed gets a count of 0), so the peeling loops there."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.enactor import Problem, Result, Timer, loop_mode, problem
 from minigr.frontier import Frontier
-from minigr.graph import Graph, to_host
+from minigr.graph import Graph
 from minigr.operators import advance, compute
 from minigr.transforms import DeviceCount, Functor, transform
 from minigr.transforms.errors import MinigrError
 
-K, LEAST, SELECT, REMOVED = 0, 1, 2, 3  # state: threshold, least remaining degree, vertices to select, removed
+from . import _kcore_references as references
+
+# state: [threshold k, least remaining degree, vertices the selection passes look at (n, or 0 to skip
+# them), vertices removed so far]
+SELECT = 2
 NONE = numpy.int64(2**62)
 RESET = """void operator()(long long v) const {
     degree[v] = (int)(row_offsets[v + 1] - row_offsets[v]);
@@ -64,6 +67,9 @@ def kcore(graph, *, k=None, loop="device"):
     ----------
     k : int, optional
         The core to mark; default the largest core number.
+    loop : {"device", "host", "persistent", "auto"}, default "device"
+        Who decides each level: a CUDA graph's loop, the host, one persistent kernel,
+        or by the graph (minigr.enactor.loop_mode).
 
     Returns
     -------
@@ -87,7 +93,7 @@ def kcore(graph, *, k=None, loop="device"):
         return Result({"core": none, "in_core": none.astype(numpy.int8)}, 0, 0.0, 0, {"max_core": 0})
     with Timer(graph.device) as timer:
         run.reset()
-        levels, _ = run.run_loop(loop, 2 * graph.num_vertices + 1)
+        levels, _ = run.run_loop(loop_mode(graph, loop), 2 * graph.num_vertices + 1)
     run.frontier.check_waiting()
     max_core = int(run.core.max())
     in_core = (run.core >= (max_core if k is None else k)).astype(numpy.int8)
@@ -130,48 +136,13 @@ class Cores(Problem):
         self.frontier.reset()
 
 
-def networkx_cores(graph):
-    """networkx.core_number as an int32 array, timed on the CPU."""
-    import networkx
-    reference = graph.to_networkx()
-    with Timer("cpu") as timer:
-        found = networkx.core_number(reference)
-    return numpy.array([found[v] for v in range(graph.num_vertices)], dtype=numpy.int32), timer.ms, None
-
-
-def check_kcore(graph, values, k=None):
-    """Core numbers against networkx.core_number, exactly; in_core against them."""
-    core, in_core = (to_host(values[name]) for name in ("core", "in_core"))
-    expected = networkx_cores(graph)[0]
-    cut = k if k is not None else int(expected.max()) if len(expected) else 0
-    member = expected >= cut
-    return validate.verdict([
-        validate.finding(core != expected, "with a wrong core number",
-                         lambda v: f"{v} (got {core[v]}, expected {expected[v]})"),
-        validate.finding((in_core != 0) != member, "wrongly in or out of the k-core",
-                         lambda v: f"{v} (got {in_core[v]}, core {expected[v]})")])
-
-
-def cugraph_cores(inputs):
-    """cuGraph's core_number (undirected graphs)."""
-    import cugraph
-    g = alt.cugraph_graph(inputs.graph)
-    with Timer("gpu") as timer:
-        found = cugraph.core_number(g)
-    return found.sort_values("vertex")["core_number"].values, timer.ms, None
-
-
-def _cugraph_skip(inputs):
-    if inputs.graph.directed:
-        return "skipped: cuGraph's core numbers are for undirected graphs"
-    return alt.no_cugraph(inputs)
-
-
+NUMPY = "peeling by rounds (NumPy, CPU)"
 APP = App(
     "kcore", kcore, "core numbers (networkx's core_number) and the k-core's vertices", ("core", "in_core"),
-    lambda graph, source, values, options: check_kcore(graph, values, options.get("k")),
+    lambda graph, source, values, options: references.check_kcore(graph, values, options.get("k")),
     options=(Option("k", int, None, "the k-core's order (default the largest core number)"),),
     bench=(BenchCase("kcore core numbers", "core", (
-        System("cuGraph", "gpu", lambda i, trace=None: cugraph_cores(i), skip=_cugraph_skip),
-        System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_cores(i.graph),
-               skip=alt.too_big(20_000_000, "networkx"))), "networkx (CPU)", alt.same),))
+        System("cuGraph", "gpu", lambda i, trace=None: references.cugraph_cores(i), skip=references.cugraph_skip),
+        System(NUMPY, "cpu", lambda i, trace=None: references.numpy_cores(i), skip=alt.too_big(100_000_000)),
+        System("networkx (CPU)", "cpu", lambda i, trace=None: references.networkx_cores(i.graph),
+               skip=alt.too_big(5_000_000, "networkx"))), NUMPY, alt.same),))

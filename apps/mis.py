@@ -8,14 +8,13 @@ never join in one round (one beats the other), and the highest undecided
 vertex decides every round, so it ends with every vertex decided: an
 independent set that no vertex can join. Self-loops are ignored. The rounds
 loop on the device."""
-import operator
-
 import numpy
 
 from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
+from minigr.generators import SEEDS, seed_word
 from minigr.graph import to_host
 from minigr.operators import compute, filter_frontier, neighbor_reduce
 from minigr.transforms import Functor
@@ -50,7 +49,7 @@ def mis(graph, *, seed=0, loop="device"):
     Parameters
     ----------
     seed : int, default 0
-        Any int; the same seed gives the same set.
+        From 0 to 2^64 - 1; the same seed gives the same set.
 
     Returns
     -------
@@ -67,7 +66,7 @@ def mis(graph, *, seed=0, loop="device"):
     """
     if graph.directed:
         raise MinigrError("a maximal independent set needs an undirected graph; symmetrize it first (--symmetrize)")
-    seed = operator.index(seed) % 2**64
+    seed = seed_word(seed)
     n = graph.num_vertices
     if n == 0:
         return Result({"in_set": graph.xp.zeros(0, dtype=numpy.int8)}, 0, 0.0, 0, {"size": 0})
@@ -104,7 +103,7 @@ class MIS(Problem):
         """Priorities from the seed; every vertex undecided, in the first round's frontier."""
         self.undecided.reset()
         compute(self.graph, None, Functor(START, filename="<mis start>", priority=self.priority, state=self.state,
-                                          seed=numpy.uint64(seed), undecided=self.undecided.view))
+                                          seed=seed, undecided=self.undecided.view))
         self.undecided.next_level()
 
 
@@ -129,7 +128,8 @@ def check_mis(graph, in_set):
 APP = App(
     "mis", mis, "maximal independent set (Luby): no two members adjacent, no vertex can join", ("in_set",),
     lambda graph, source, values, options: check_mis(graph, values["in_set"]),
-    options=(Option("seed", int, 0, "draws the random priorities: the same seed, the same set (default 0)"),),
+    options=(Option("seed", int, 0, "draws the random priorities: the same seed, the same set (default 0)",
+                    (lambda x: 0 <= x < 2**64, SEEDS)),),
     needs="undirected",
     bench=(BenchCase("mis", "in_set", (
         System("CuPy composed Luby (scatter_max)", "gpu", lambda i, trace=None: alt.mis_cupy(
@@ -137,4 +137,4 @@ APP = App(
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.mis_networkx(i.networkx),
                skip=alt.too_big(10_000_000, "networkx"))),
         reference="networkx (CPU)", verify=lambda in_set, inputs: check_mis(inputs.graph, in_set) == "ok",
-        score=("size", lambda in_set: int(in_set.sum()))),))
+        score=("size", lambda in_set, inputs: int(in_set.sum()))),))

@@ -386,3 +386,36 @@ def mis_networkx(g):
     in_set = numpy.zeros(g.number_of_nodes(), numpy.int8)
     in_set[members] = 1
     return in_set, timer.ms, None
+
+
+# ---- minimum spanning forest ----------------------------------------------------------------------
+
+def mst_scipy(matrix):
+    """scipy.sparse.csgraph.minimum_spanning_tree (positive weights) on the CPU: its total weight."""
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    with Timer("cpu") as timer:
+        total = float(minimum_spanning_tree(matrix).sum())
+    return total, timer.ms, None
+
+
+def mst_networkx(g):
+    """networkx's Kruskal minimum spanning edges on the CPU (a directed graph taken as undirected): their
+    total weight."""
+    import networkx
+    with Timer("cpu") as timer:
+        total = sum(d["weight"] for _, _, d in networkx.minimum_spanning_edges(g.to_undirected(as_view=True)))
+    return total, timer.ms, None
+
+
+# ---- Louvain --------------------------------------------------------------------------------------
+
+def louvain_networkx(g, seed=0):
+    """networkx.louvain_communities (unweighted, seeded) on the CPU, of a networkx graph taken as
+    undirected: the community of every vertex, numbered 0..k-1."""
+    import networkx
+    with Timer("cpu") as timer:
+        found = networkx.community.louvain_communities(g.to_undirected(as_view=True), weight=None, seed=seed)
+    community = numpy.empty(g.number_of_nodes(), numpy.int32)
+    for label, members in enumerate(found):
+        community[list(members)] = label
+    return community, timer.ms, None

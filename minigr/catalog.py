@@ -107,7 +107,7 @@ class BenchCase:
     a total) are compared with the `reference`
     system's by compare(values, reference_values) -> bool; or, where results
     may differ, verify(values, inputs) -> bool checks each (e.g. a proper
-    coloring) and score = (column, score(values)) rates each, as a multiple
+    coloring) and score = (column, score(values, inputs)) rates each, as a multiple
     of the reference's (e.g. colors). traced(inputs, trace): minigr's run level
     by level, each level timed into trace (traversals)."""
     label: str

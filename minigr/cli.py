@@ -15,6 +15,7 @@ import numpy as np
 from . import __version__, apps, io
 from .enactor import check_source
 from .graph import to_host
+from .reorder import METHODS
 from .transforms.backend import gpu_unavailable_reason, resolve_device
 from .transforms.errors import DeviceError, MinigrError
 from .transforms.files import write_atomically
@@ -114,6 +115,9 @@ def _add_primitive(commands, app):
         p.add_argument("--gpus", type=int, metavar="N",
                        help="split the graph over N GPUs, one process each, talking through NCCL (under mpirun or "
                             "srun: the launcher's ranks); each builds its own part")
+        p.add_argument("--reorder", choices=METHODS, default="auto",
+                       help="with --gpus: renumber the vertices before cutting ranges, keeping the order that leaves "
+                            "the fewest border vertices (auto: the user's, RCM's or METIS's; default auto)")
     group = p.add_argument_group(f"{app.name} options")
     for option in app.options:
         if option.kind is bool:  # --no-NAME too where it is on by default
@@ -177,7 +181,7 @@ def _run_on_gpus(app, options, args):
     if app.needs == "weights" and args.weights != "random" and io.specs.is_spec(args.graph):
         raise MinigrError(f"{app.name} needs edge weights and {args.graph} has none; pass --weights random")
     results = multi.run_gpus(args.graph, args.gpus, app.name, *([args.source] if app.sourced else []),
-                             runs=args.runs, load_options=load_options, **options)
+                             runs=args.runs, load_options=load_options, reorder=args.reorder, **options)
     if results is None:  # an MPI rank other than 0: rank 0 reports
         return 0
     facts = {key: value for key, value in results[0].extra.items() if key != "parts"}

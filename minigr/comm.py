@@ -10,6 +10,7 @@ made by every rank in the same order:
 NcclCommunicator (one process per GPU) queues them on the current CUDA stream,
 so they can sit inside a loop captured on the device. ThreadGroup gives the
 CPU backend's stand-in: ranks as threads of one process, done at once."""
+import functools
 import threading
 
 import numpy
@@ -59,33 +60,33 @@ class ThreadCommunicator:
     def __init__(self, group, rank):
         self.group, self.rank, self.size = group, rank, group.size
 
-    def _share(self, value):
-        """Every rank's `value`, by rank, once all have given theirs."""
+    def _share(self, value, use):
+        """use(every rank's `value`, by rank), once all have given theirs; no
+        rank goes on before all have used them (as NCCL's calls end on both
+        sides), so none overwrites an array another still reads."""
         _not_in_a_persistent_loop()
         group = self.group
         group.slots[self.rank] = value
         group.wait()
-        shared = list(group.slots)
-        group.wait()  # nobody overwrites a slot before everyone has read it
-        return shared
+        use(list(group.slots))
+        group.wait()
 
     def allreduce(self, array, op="sum"):
         _check_op(op)
         combine = numpy.add if op == "sum" else numpy.maximum
-        values = self._share(array.copy())
-        total = values[0]
-        for value in values[1:]:
-            total = combine(total, value)
-        array[...] = total
+        found = []
+        self._share(array, lambda values: found.append(functools.reduce(combine, values)))
+        array[...] = found[0]
 
     def exchange(self, sends, receives):
-        shared = self._share(sends)
-        for q, receive in enumerate(receives):
-            if q != self.rank:
-                receive[...] = shared[q][self.rank]
+        def receive(shared):
+            for q, into in enumerate(receives):
+                if q != self.rank:
+                    into[...] = shared[q][self.rank]
+        self._share(sends, receive)
 
     def barrier(self):
-        self._share(None)
+        self._share(None, lambda values: None)
 
 
 class NcclCommunicator:

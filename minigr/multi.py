@@ -1,8 +1,11 @@
 """A primitive on a graph split over several ranks (minigr.partition): on the
 CPU backend the ranks are threads of this process (comm.ThreadGroup); on
 GPUs, one process per GPU talking through NCCL, spawned here or started by an
-MPI launcher. Every rank runs the primitive's partitioned form on its part;
-the parts' values are joined in rank order, as the vertex ranges are."""
+MPI launcher. The vertices are cut into ranges in the order minigr.reorder
+chooses (reorder="auto": the one leaving the fewest proxies, the user's
+included; "none": the user's). Every rank runs the primitive's partitioned
+form on its part; the parts' values are joined in rank order, as the vertex
+ranges are, and put back in the user's order."""
 import dataclasses
 import multiprocessing
 import os
@@ -15,7 +18,9 @@ import numpy
 from . import apps
 from .arrays import to_host
 from .comm import NcclCommunicator, ThreadGroup, TimedCommunicator, new_nccl_id
+from .part_checks import check_on_part
 from .partition import Part, load_part
+from .reorder import choose
 from .transforms.backend import gpu_unavailable_reason
 from .transforms.errors import DeviceError, MinigrError
 
@@ -37,20 +42,23 @@ def partitioned_record(name):
     return record
 
 
-def run_threads(graph, parts, name, *args, **options):
+def run_threads(graph, parts, name, *args, reorder="auto", **options):
     """Primitive `name` on `graph` (on the CPU) split into `parts` parts, one
-    thread each: the whole graph's Result, with each part's in extra["parts"]."""
+    thread each, cut in the order minigr.reorder.choose(graph, parts,
+    reorder) keeps: the whole graph's Result, with each part's in
+    extra["parts"] and the order's facts (Part.order_facts) in extra."""
     run = apps.on_parts(partitioned_record(name))
     if graph.device != "cpu":
         raise MinigrError("partitions as threads run on the CPU backend; use run_gpus for GPUs")
     if not isinstance(parts, int) or parts < 1:
         raise MinigrError(f"parts must be a positive integer, got {parts!r}")
+    order = choose(graph, parts, reorder)
     group = ThreadGroup(parts)
 
     def rank(r):
         try:
-            part = Part.from_graph(group.communicator(r), graph)
-            return run(part, *args, **options)
+            part = Part.from_graph(group.communicator(r), graph, order=order)
+            return run(part, *args, **options), part.order_facts()
         except BaseException:
             group.abort()
             raise
@@ -61,7 +69,9 @@ def run_threads(graph, parts, name, *args, **options):
     if errors:  # the first rank's own error, not another's "a rank failed"
         own = [e for e in errors if "another rank" not in str(e)]
         raise (own or errors)[0]
-    return join([f.result() for f in futures])
+    result = join([f.result()[0] for f in futures], order.user_ids)
+    result.extra.update(futures[0].result()[1])
+    return result
 
 
 def mpi_size():
@@ -72,18 +82,22 @@ def mpi_size():
     return 0
 
 
-def run_gpus(source, gpus, name, *args, runs=1, load_options=None, profile=False, **options):
+def run_gpus(source, gpus, name, *args, runs=1, load_options=None, reorder="auto", profile=False, check=False,
+             **options):
     """Primitive `name` on the graph minigr.load(source, **load_options) gives
     (a file or generator spec), split over `gpus` GPUs, one process each
     talking through NCCL: spawned here, or, under an MPI launcher, the
     launcher's ranks (then only rank 0 gets the results; the others get None).
-    Each rank builds its own part (load_part) and runs the primitive `runs`
-    times after one warm-up: a list of joined Results, one per run, with the
-    graph's and each part's facts in extra (Part.facts). A source of None is
-    the vertex of highest out-degree. profile: each part's time in its own
-    work and in communication (comm.TimedCommunicator) in its extra too."""
+    Each rank builds its own part (load_part, cut in the order `reorder`
+    keeps) and runs the primitive `runs` times after one warm-up: a list of
+    joined Results, one per run, with the graph's, the order's and each
+    part's facts in extra (Part.facts). A source of None is the vertex of
+    highest out-degree. profile: each part's time in its own work and in
+    communication (comm.TimedCommunicator) in its extra too. check: each
+    rank checks the last run's result on its part (part_checks.check_on_part,
+    for graphs no host holds whole), the verdict in extra["check"]."""
     partitioned_record(name)
-    task = (source, name, args, options, load_options or {}, runs, profile)
+    task = (source, name, args, options, dict(load_options or {}, reorder=reorder), runs, profile, check)
     if mpi_size():
         return _run_under_mpi(gpus, task)
     reason = gpu_unavailable_reason()
@@ -121,10 +135,11 @@ def _spawned_rank(rank, size, gpu, unique_id, task, replies):
 
 
 def _rank_work(rank, size, gpu, unique_id, task):
-    """This rank's part built and the primitive run on it: its Results, values on the host."""
+    """This rank's part built and the primitive run on it: (its Results, values
+    on the host; the user's ids of its own vertices, or None where the order is the user's)."""
     import cupy
     os.environ.update(NCCL_ENVIRONMENT)
-    source, name, args, options, load_options, runs, profile = task
+    source, name, args, options, load_options, runs, profile, check = task
     cupy.cuda.Device(gpu).use()
     comm = NcclCommunicator(unique_id, size, rank)
     if profile:
@@ -144,15 +159,18 @@ def _rank_work(rank, size, gpu, unique_id, task):
         facts["loop"] = f"host (the loop on the device failed: {exc})"
         run(part, *args, **options)
     results = []
-    for _ in range(runs):
+    for i in range(runs):
         comm.barrier()  # the ranks start together, so no rank's time holds another's late start
         if profile:
             comm.restart()
-        result = run(part, *args, **options).to_host()
+        result = run(part, *args, **options)
         if profile:
             facts["local_ms"], facts["communication_ms"] = comm.wait_ms()
-        results.append(dataclasses.replace(result, extra={**result.extra, **facts}))
-    return results
+        if check and i == runs - 1:
+            settings = {key: options[key] for key in ("damping", "tol") if key in options}
+            facts["check"] = check_on_part(part, name, result.values, facts["source"], **settings)
+        results.append(dataclasses.replace(result.to_host(), extra={**result.extra, **facts}))
+    return results, part.owned_user_ids()
 
 
 def _gather(ranks, replies):
@@ -169,7 +187,7 @@ def _gather(ranks, replies):
         if error is not None:
             raise MinigrError(f"GPU rank {rank}: {error}")
         results[rank] = value
-    return [join([results[r][i] for r in range(len(ranks))]) for i in range(len(results[0]))]
+    return _join_runs([results[r] for r in range(len(ranks))])
 
 
 def _run_under_mpi(gpus, task):
@@ -191,7 +209,7 @@ def _run_under_mpi(gpus, task):
     for r, (error, _) in enumerate(everyone):
         if error is not None:
             raise MinigrError(f"MPI rank {r}: {error}")
-    return [join([value[i] for _, value in everyone]) for i in range(len(everyone[0][1]))]
+    return _join_runs([value for _, value in everyone])
 
 
 def _error_text(exc):
@@ -201,9 +219,20 @@ def _error_text(exc):
     return "".join(traceback.format_exception(exc)).rstrip()
 
 
-def join(results):
-    """One Result from the parts' Results, in rank order (values on the host)."""
+def _join_runs(ranks):
+    """The joined Result of each run from every rank's (Results, user's ids of its own vertices)."""
+    user_ids = None if ranks[0][1] is None else numpy.concatenate([ids for _, ids in ranks])
+    return [join([results[i] for results, _ in ranks], user_ids) for i in range(len(ranks[0][0]))]
+
+
+def join(results, user_ids=None):
+    """One Result from the parts' Results, in rank order (values on the host),
+    vertex i of that order put at user_ids[i] (None: the identity)."""
     values = {name: numpy.concatenate([to_host(r.values[name]) for r in results]) for name in results[0].values}
+    if user_ids is not None:
+        for name, joined in values.items():
+            values[name] = numpy.empty_like(joined)
+            values[name][user_ids] = joined
     first = results[0]
     parts = [dict(ms=r.ms, iterations=r.iterations, edges_visited=r.edges_visited, **r.extra) for r in results]
     return dataclasses.replace(first, values=values, ms=max(r.ms for r in results),

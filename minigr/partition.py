@@ -6,13 +6,21 @@ vertices that its edges reach, sorted by global id, so the proxies of each
 owner are one contiguous range. An owner's mirrors are its vertices that a
 peer holds as proxies, in the peer's proxy order: the border. Primitives run
 the same operators on every part and exchange border values (Border), or
-one flag per border vertex (BorderFlags)."""
+one flag per border vertex (BorderFlags).
+
+The global ids are those of the order the ranges are cut in (minigr.reorder:
+the user's, or a renumbering that keeps the parts local); a part speaks the
+user's ids at its surface (local_id, proxy_id, user_ids), so that results
+come back in them."""
+import time
+
 import numpy
 
 from . import generators, io
 from .arrays import on_device, to_host
 from .graph import Graph
 from .io import specs
+from .reorder import METHODS, choose, renumber, vertex_bounds
 from .transforms import Functor, transform
 from .transforms.backend import array_module
 from .transforms.errors import MinigrError
@@ -54,24 +62,16 @@ _UNPACK_FLAGS = _PLACE + """void operator()(long long w) const {
 FEW_PROXIES = 0.05
 
 
-def vertex_bounds(degrees, parts):
-    """parts + 1 bounds of contiguous vertex ranges holding about equal
-    edges + vertices (degrees: every vertex's stored edges, on the host)."""
-    if not 1 <= parts:
-        raise MinigrError(f"the number of parts must be at least 1, got {parts}")
-    weight = numpy.cumsum(numpy.asarray(degrees, dtype=numpy.int64) + 1)
-    total = int(weight[-1]) if len(weight) else 0
-    cuts = numpy.searchsorted(weight, [total * k // parts for k in range(1, parts)], side="right")
-    return numpy.concatenate([[0], cuts, [len(weight)]]).astype(numpy.int64)
-
-
 class Part:
     """This rank's part: `graph` (its own vertices' rows, then proxies with no
     rows; its reverse holds its own vertices' in-edges), `global_ids` (of
-    every local vertex), the proxy and mirror ranges per rank, and `comm`.
-    num_vertices and num_edges are the whole graph's."""
+    every local vertex), `user_ids` (the user's id of every local vertex:
+    global_ids itself where the order is the user's), the proxy and mirror
+    ranges per rank, and `comm`. num_vertices and num_edges are the whole
+    graph's; `order` the minigr.reorder.Order the ranges are cut in, or None
+    for the user's."""
 
-    def __init__(self, comm, bounds, graph, global_ids, mirrors, mirror_offsets, num_edges):
+    def __init__(self, comm, bounds, graph, global_ids, mirrors, mirror_offsets, num_edges, order=None):
         self.comm, self.rank, self.bounds = comm, comm.rank, bounds
         self.graph, self.global_ids, self.mirrors, self.mirror_offsets = graph, global_ids, mirrors, mirror_offsets
         self.xp = graph.xp
@@ -80,14 +80,22 @@ class Part:
         self._proxies = to_host(global_ids[self.owned:])  # their global ids, sorted
         self.proxy_offsets = self.owned + numpy.searchsorted(self._proxies, bounds)
         self._runs_apart = None
+        self.order, self.renumber_ms = order, 0.0
+        self.user_ids, self._global_id = global_ids, int
+        if order is not None and order.user_ids is not None:
+            self.user_ids = self.xp.asarray(order.user_ids[to_host(global_ids)])
+            global_of_user = numpy.empty(self.num_vertices, dtype=numpy.int32)
+            global_of_user[order.user_ids] = numpy.arange(self.num_vertices, dtype=numpy.int32)
+            self._global_id = lambda vertex: int(global_of_user[vertex])
 
     @classmethod
-    def build(cls, comm, bounds, out_edges, in_edges=None, *, device, clean=False):
+    def build(cls, comm, bounds, out_edges, in_edges=None, *, device, clean=False, order=None):
         """This rank's part from global (src, dst, weights) arrays on `device`:
         out_edges holds the edges from its own vertices (as the graph stores
         them), in_edges those into them (directed graphs; None: undirected,
         the out-edges are the in-edges). clean: drop self-loops and
-        duplicates (edges straight from a generator)."""
+        duplicates (edges straight from a generator). order: the
+        minigr.reorder.Order whose numbering the global ids are in."""
         xp = array_module(device)
         first, last = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
         owned = last - first
@@ -111,15 +119,22 @@ class Part:
         mirrors, mirror_offsets = _mirrors(comm, bounds, to_host(proxies), xp)
         num_edges = xp.asarray([graph.num_edges], dtype=numpy.int64)
         comm.allreduce(num_edges)
-        return cls(comm, bounds, graph, global_ids, mirrors, mirror_offsets, int(num_edges[0]))
+        return cls(comm, bounds, graph, global_ids, mirrors, mirror_offsets, int(num_edges[0]), order)
 
     @classmethod
-    def from_graph(cls, comm, graph, device=None):
+    def from_graph(cls, comm, graph, device=None, order=None):
         """This rank's part of a whole Graph (on any device), on `device`
-        (default the graph's), its bounds by vertex_bounds."""
-        bounds = vertex_bounds(to_host(graph.out_degrees()), comm.size)
-        first, last = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
+        (default the graph's): cut at vertex_bounds, or in the numbering
+        and at the bounds of `order` (minigr.reorder.choose of a graph on the
+        host)."""
         device = device or graph.device
+        start = time.perf_counter()
+        if order is None:
+            bounds = vertex_bounds(to_host(graph.out_degrees()), comm.size)
+        else:
+            graph, bounds = renumber(graph, order), order.bounds
+        renumber_ms = (time.perf_counter() - start) * 1e3
+        first, last = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
 
         def rows(g):
             begin, end = int(g.row_offsets[first]), int(g.row_offsets[last])
@@ -131,14 +146,18 @@ class Part:
         if graph.directed:
             dst, src, weights = rows(graph.reverse())
             in_edges = (src, dst, weights)
-        return cls.build(comm, bounds, rows(graph), in_edges, device=device)
+        part = cls.build(comm, bounds, rows(graph), in_edges, device=device, order=order)
+        part.renumber_ms = renumber_ms
+        return part
 
     def local_id(self, vertex):
-        """The local id of a global vertex this rank owns, else None."""
+        """The local id of a (user's) vertex this rank owns, else None."""
+        vertex = self._global_id(vertex)
         return vertex - self.first if self.first <= vertex < self.first + self.owned else None
 
     def proxy_id(self, vertex):
-        """The local id of a global vertex this rank holds as a proxy, else None."""
+        """The local id of a (user's) vertex this rank holds as a proxy, else None."""
+        vertex = self._global_id(vertex)
         # the key in the proxies' own type: a Python int would make NumPy copy them all to int64 (5 ms at 7M)
         i = int(numpy.searchsorted(self._proxies, self._proxies.dtype.type(vertex)))
         return self.owned + i if i < len(self._proxies) and self._proxies[i] == vertex else None
@@ -154,21 +173,34 @@ class Part:
         return self._runs_apart
 
     def highest_degree_vertex(self):
-        """The whole graph's vertex of highest out-degree, lowest id on ties (as
-        the CLI's default source): waits for the parts."""
+        """The whole graph's (user's) vertex of highest out-degree, lowest id on
+        ties (as the CLI's default source): waits for the parts."""
         best = self.xp.zeros(1, dtype=numpy.int64)
         if self.owned:
             degrees = self.graph.out_degrees()[:self.owned]
-            v = int(degrees.argmax())
-            best[0] = int(degrees[v]) << 32 | (2**31 - 1 - (self.first + v))
+            highest = degrees.max()
+            v = int(self.user_ids[:self.owned][degrees == highest].min())
+            best[0] = int(highest) << 32 | (2**31 - 1 - v)
         self.comm.allreduce(best, "max")
         return 2**31 - 1 - (int(best[0]) & 0xFFFFFFFF)
 
+    def owned_user_ids(self):
+        """The user's ids of this rank's own vertices on the host, or None where the order is the user's."""
+        return None if self.user_ids is self.global_ids else to_host(self.user_ids[:self.owned])
+
+    def order_facts(self):
+        """What a report says of the order the parts are cut in (minigr.reorder.Order.facts), its
+        time including renumbering the graph; nothing for a graph split in the user's order unasked."""
+        if self.order is None:
+            return {}
+        return dict(self.order.facts(), reorder_ms=round(self.order.ms + self.renumber_ms, 3))
+
     def facts(self):
-        """What a report says of the whole graph and this part (numbers only)."""
+        """What a report says of the whole graph and this part (numbers and words only)."""
         return dict(vertices=self.num_vertices, edges=self.num_edges, directed=self.graph.directed,
-                    weighted=self.graph.weights is not None, owned=self.owned, part_edges=self.graph.num_edges,
-                    proxies=self.graph.num_vertices - self.owned, mirrors=len(self.mirrors))
+                    weighted=self.graph.weights is not None, **self.order_facts(), owned=self.owned,
+                    part_edges=self.graph.num_edges, proxies=self.graph.num_vertices - self.owned,
+                    mirrors=len(self.mirrors))
 
     def __repr__(self):
         return (f"Part(rank={self.rank} of {self.comm.size}, vertices {self.first}..{self.first + self.owned - 1}, "
@@ -176,14 +208,21 @@ class Part:
                 f"{self.graph.num_edges} edges)")
 
 
-def load_part(comm, source, *, device, **options):
+def load_part(comm, source, *, device, reorder="auto", **options):
     """This rank's part of the graph that minigr.load(source, **options) gives,
-    on `device`. A generator spec with no options but weights is generated on
-    the device, keeping this rank's edges only (Kronecker edges chunk by
-    chunk, so no rank holds them all; rgg and grid make their edge list whole
-    first); anything else is loaded whole on the host first."""
-    if not (specs.is_spec(source) and set(options) <= {"weights", "weight_seed"}):
-        return Part.from_graph(comm, io.load(source, device="cpu", **options), device)
+    on `device`, cut in the order minigr.reorder.choose(graph, ranks,
+    reorder) keeps. A generator spec with no options but weights, and
+    reorder "none" (or "auto" for a Kronecker spec, whose ids no order gives
+    locality), is generated on the device, keeping this rank's edges only
+    (Kronecker edges chunk by chunk, so no rank holds them all: a graph
+    larger than one GPU); anything else is loaded whole on the host first."""
+    if reorder not in METHODS:
+        raise MinigrError(f"reorder must be one of {', '.join(METHODS)}, got {reorder!r}")
+    by_parts = specs.is_spec(source) and set(options) <= {"weights", "weight_seed"} and (
+        reorder == "none" or reorder == "auto" and specs.parse(source)[0] is generators.kronecker)
+    if not by_parts:
+        graph = io.load(source, device="cpu", **options)
+        return Part.from_graph(comm, graph, device, choose(graph, comm.size, reorder))
     weights = options.get("weights", "keep")
     if weights not in ("keep", "random"):
         raise MinigrError(f"weights must be 'keep' or 'random' for a generated graph, got {weights!r}")
@@ -197,11 +236,12 @@ def load_part(comm, source, *, device, **options):
     del degrees
     first, last = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
     mine = []
+    ids = numpy.int32 if n < 2**31 else numpy.int64  # half the memory: kron_s28_e16's part is 2.1G edges
     for src, dst in chunks():  # both directions of each edge, from this rank's vertices
         for a, b in ((src, dst), (dst, src)):
             keep = (a >= first) & (a < last)
-            mine.append((a[keep], b[keep]))
-    src, dst = (xp.concatenate([xp.zeros(0, numpy.int64)] + [pair[i] for pair in mine]) for i in (0, 1))
+            mine.append((a[keep].astype(ids), b[keep].astype(ids)))
+    src, dst = (xp.concatenate([xp.zeros(0, ids)] + [pair[i] for pair in mine]) for i in (0, 1))
     del mine
     part = Part.build(comm, bounds, (src, dst, None), device=device, clean=True)
     if weights == "random":

@@ -6,6 +6,7 @@ L1 change of an iteration, summed on the device, falls below a tolerance
 MinigrError naming the iterations."""
 import math
 
+from .catalog import ITERATIONS
 from .enactor import Problem, Timer
 from .transforms import Functor
 from .transforms.errors import MinigrError
@@ -17,9 +18,9 @@ NOT_CONVERGED = "bool operator()() const { return !(sums[0] < settings[0]); }"
 
 
 def check_iteration(tol, max_iter):
-    """A MinigrError unless tol is positive and max_iter at least 1."""
-    if not tol > 0 or max_iter < 1:
-        raise MinigrError(f"tol must be positive and max_iter at least 1, "
+    """A MinigrError unless tol is positive and max_iter a count the loop can run."""
+    if not tol > 0 or not ITERATIONS[0](max_iter):
+        raise MinigrError(f"tol must be positive and max_iter {ITERATIONS[1]}, "
                           f"got tol={tol!r}, max_iter={max_iter!r}")
 
 

@@ -321,6 +321,52 @@ def _scipy_pagerank(edges, damping, tol, max_iter):
     return None
 
 
+def modularity(graph, community, resolution=1.0, weighted=False):
+    """networkx's modularity of a partition of an undirected graph (community: a
+    label per vertex, host or device), by NumPy: every stored edge counts (weighted:
+    its weight, else 1), a self-loop twice in its vertex's degree; nan without edges."""
+    src, dst = to_host(graph.edge_sources()), to_host(graph.col_indices)
+    weights = to_host(graph.weights).astype(np.float64) if weighted else np.ones(len(dst))
+    weights = np.where(src == dst, 2 * weights, weights)  # a self-loop's both ends
+    community = to_host(community).astype(np.int64)
+    two_m = weights.sum()
+    if not two_m:
+        return float("nan")
+    inside = weights[community[src] == community[dst]].sum()
+    totals = np.bincount(community[src], weights=weights, minlength=len(community))
+    return float(inside / two_m - resolution * (totals ** 2).sum() / two_m ** 2)
+
+
+def check_louvain(graph, community, resolution=1.0, threshold=1e-7, seed=0, weighted=False, compare=True):
+    """Communities numbered 0..k-1, of a modularity (see `modularity`) at most 1% below that of
+    networkx.louvain_communities (same resolution, threshold and seed) on graphs of up to
+    NETWORKX_MAX_EDGES edges; above (networkx is too slow there; the verdict says so) or without
+    compare, only the numbering."""
+    (community,) = Edges(graph).per_vertex(community=community)
+    k = int(community.max()) + 1 if len(community) else 0
+    if len(community) and (community.min() < 0 or len(np.unique(community)) != k):
+        return f"FAILED: the communities are not numbered 0..{k - 1}"
+    if not compare:
+        return "ok"
+    ours = modularity(graph, community, resolution, weighted)
+    if graph.num_edges > NETWORKX_MAX_EDGES:
+        return f"ok (modularity {ours:.6f}; not compared: networkx is too slow above {NETWORKX_MAX_EDGES} edges)"
+    import networkx
+    g = networkx.MultiGraph()  # duplicate edges parallel, as the graph stores them
+    g.add_nodes_from(range(graph.num_vertices))
+    src, dst = to_host(graph.edge_sources()), to_host(graph.col_indices)
+    weights = to_host(graph.weights).tolist() if weighted else [1.0] * len(dst)
+    g.add_weighted_edges_from((u, v, w) for u, v, w in zip(src.tolist(), dst.tolist(), weights) if u <= v)
+    found = networkx.community.louvain_communities(g, resolution=resolution, threshold=threshold, seed=seed)
+    labels = np.empty(graph.num_vertices, np.int64)
+    for label, members in enumerate(found):
+        labels[list(members)] = label
+    theirs = modularity(graph, labels, resolution, weighted)
+    if not (ours >= theirs - 0.01 * abs(theirs) or np.isnan(ours) and np.isnan(theirs)):  # nan: no edges
+        return f"FAILED: modularity {ours:.6f}, more than 1% below networkx's {theirs:.6f}"
+    return f"ok (modularity {ours:.6f}, networkx's {theirs:.6f})"
+
+
 def finding(bad, what, describe, items=("vertex", "vertices")):
     """"N vertices <what>, first few: ..." for a mask of bad vertices (or other
     items, named by items = (one, several)); "" when none is."""

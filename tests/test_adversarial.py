@@ -363,7 +363,7 @@ def closed_stdout_run(argv, tmp_path, stdout):
 
 
 @pytest.mark.parametrize("argv", [["bfs", "grid:scale=4", "--device", "cpu", "--json", "--runs", "3"],
-                                  ["bfs", "grid:scale=4", "--device", "cpu"], ["doctor", "--clear-cache"]])
+                                  ["bfs", "grid:scale=4", "--device", "cpu"], ["doctor"]])
 @pytest.mark.parametrize("stdout, why", [(subprocess.PIPE, "Broken pipe"), ("/dev/full", "No space left on device")])
 def test_a_closed_or_full_stdout_is_a_one_line_error(tmp_path, argv, stdout, why):
     if stdout == "/dev/full" and not os.path.exists(stdout):
@@ -406,6 +406,8 @@ def test_numpy_numbers_are_taken_as_options():
     (lambda: minigr.cdlp("grid:scale=4", iterations=2**31, device="cpu"), "iterations must be from 1 to 2^31 - 1"),
     (lambda: minigr.color("grid:scale=4", seed=2**64 + 1, device="cpu"), "seed must be an integer from 0 to 2^64 - 1"),
     (lambda: minigr.color("grid:scale=4", seed=-1, device="cpu"), "seed must be an integer from 0 to 2^64 - 1"),
+    (lambda: minigr.mis("grid:scale=4", seed=2**64, device="cpu"), "seed must be an integer from 0 to 2^64 - 1"),
+    (lambda: minigr.katz("grid:scale=4", max_iter=2**31, device="cpu"), "max_iter must be from 1 to 2^31 - 1"),
     (lambda: load("grid:scale=4", weights="random", weight_seed=2**64, device="cpu"),
      "weight_seed must be an integer from 0 to 2^64 - 1"),
     (lambda: load(f"kron:scale=4,seed={2**64 + 1}", device="cpu"), "seed must be an integer from 0 to 2^64 - 1"),

@@ -11,7 +11,7 @@ import minigr
 from minigr.apps import _betweenness_references as references
 from minigr.apps.betweenness import betweenness
 from minigr.apps.edge_betweenness import edge_betweenness
-from minigr.transforms import MinigrError
+from minigr.transforms import MinigrError, launch
 
 from conftest import to_host
 from graphs import nasty_graphs, random_graphs
@@ -142,3 +142,22 @@ def test_check_against_networkx_and_catches_wrong_values(name):
         result["edge_betweenness"][-1] += 1e-6
         verdict = references.check(graph, result, {}, edges=True)
         assert verdict.startswith("FAILED: 1 edge with a wrong betweenness, first 1: ")
+
+
+def test_persistent_loops_compile():
+    """Both passes also compile as one persistent kernel each (NVRTC, no GPU needed)."""
+    with launch.compile_check("90") as compiled:
+        betweenness(GRAPHS["kronecker"], k=4, loop="persistent")
+    assert compiled
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("loop", ["persistent", "host", "auto"])
+def test_loop_modes_agree(loop):
+    """Every loop mode gives the device loop's answer (sums in another order: 1e-12)."""
+    for name in ("grid", "kronecker", "random_directed"):
+        graph = graphs("gpu")[name]
+        for app in (betweenness, edge_betweenness):
+            expected, got = (to_host(app(graph, k=70, seed=3, loop=mode).values[app.__name__])
+                             for mode in ("device", loop))
+            numpy.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15, err_msg=f"{name} {app.__name__}")

@@ -147,8 +147,9 @@ def test_bad_arguments(device, primitive):
     graph = nasty_graphs(device)["random_directed"]
     with pytest.raises(MinigrError, match="tol must be positive"):
         primitive(graph, tol=0)
-    with pytest.raises(MinigrError, match="max_iter at least 1"):
-        primitive(graph, max_iter=0)
+    for wrong in (0, 2**31):
+        with pytest.raises(MinigrError, match=r"max_iter from 1 to 2\^31 - 1"):
+            primitive(graph, max_iter=wrong)
     with pytest.raises(MinigrError, match=r"nstart must have one entry per vertex \(300\)"):
         primitive(graph, nstart=numpy.ones(3))
     with pytest.raises(MinigrError, match="needs edge weights"):

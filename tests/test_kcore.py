@@ -6,9 +6,10 @@ import numpy
 import pytest
 
 import minigr
-from minigr.apps.kcore import check_kcore, kcore
+from minigr.apps._kcore_references import check_kcore, cores_numpy
+from minigr.apps.kcore import kcore
 from minigr.cli import main
-from minigr.transforms import MinigrError
+from minigr.transforms import MinigrError, launch
 
 from conftest import to_host
 from graphs import nasty_graphs, random_graphs
@@ -44,6 +45,14 @@ def test_against_networkx(device, name):
             assert result.max_core == max(expected.values())
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_numpy_reference_against_networkx(name):
+    """The check's reference."""
+    graph = loop_free({**nasty_graphs("cpu"), **random_graphs("cpu")}[name])
+    expected = networkx.core_number(graph.to_networkx())
+    assert cores_numpy(graph).tolist() == [expected[v] for v in range(graph.num_vertices)]
+
+
 def test_directed_counts_in_and_out_edges(device):
     """A directed 4-clique of edges both ways (degree 6 each) and a directed triangle beside it."""
     pairs = [(a, b) for a in range(4) for b in range(4) if a != b] + [(4, 5), (5, 6), (6, 4), (4, 5)]
@@ -73,3 +82,19 @@ def test_cli_drops_self_loops_when_asked(capsys, tmp_path):
     assert "self-loops" in capsys.readouterr().err
     assert main(["kcore", str(path), "--device", "cpu", "--symmetrize", "--remove-self-loops", "--validate"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "validation: ok"
+
+
+def test_persistent_loop_compiles():
+    """The peeling also compiles as one persistent kernel (NVRTC, no GPU needed)."""
+    with launch.compile_check("90") as compiled:
+        kcore(random_graphs("cpu")["grid:scale=8,seed=1"], loop="persistent")
+    assert compiled
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("loop", ["persistent", "host", "auto"])
+def test_loop_modes_agree(loop):
+    for name in ("grid", "kronecker", "random_undirected"):
+        graph = nasty_graphs("gpu")[name]
+        numpy.testing.assert_array_equal(to_host(kcore(graph, loop=loop).core), to_host(kcore(graph).core),
+                                         err_msg=name)

@@ -6,7 +6,8 @@ import numpy
 import pytest
 
 import minigr
-from minigr.apps.ktruss import check_ktruss, ktruss, networkx_truss
+from minigr.apps._ktruss_references import check_ktruss, networkx_truss, truss_numpy
+from minigr.apps.ktruss import ktruss
 from minigr.transforms import MinigrError
 
 from conftest import to_host
@@ -51,9 +52,28 @@ def test_refuses_a_directed_graph(device):
         ktruss(nasty_graphs(device)["random_directed"])
 
 
+@pytest.mark.parametrize("chunk", [2**24, 7])
+@pytest.mark.parametrize("name", UNDIRECTED)
+def test_numpy_reference_against_networkx(monkeypatch, chunk, name):
+    """The check's reference, whole and listing the triangles in many small chunks."""
+    from minigr.apps import _ktruss_references as references
+    monkeypatch.setattr(references, "CHUNK", chunk)
+    graph = loop_free({**nasty_graphs("cpu"), **random_graphs("cpu")}[name])
+    for k in (2, 3, 4, 6):
+        numpy.testing.assert_array_equal(truss_numpy(graph, k), networkx_truss(graph, k)[0], err_msg=f"k={k}")
+
+
 def test_check_catches_wrong_values():
     graph = random_graphs("cpu")["rgg:scale=9,seed=1"]
     values = ktruss(graph, k=5).values
     assert check_ktruss(graph, values, 5) == "ok"
     values["in_truss"][[3, 8]] ^= 1
     assert check_ktruss(graph, values, 5).startswith("FAILED: 2 edges wrongly in or out of the k-truss, first 2: 3 (")
+
+
+@pytest.mark.gpu
+def test_host_loop_agrees():
+    for name in ("grid", "kronecker", "random_undirected"):
+        graph = nasty_graphs("gpu")[name]
+        numpy.testing.assert_array_equal(to_host(ktruss(graph, k=4, loop="host").in_truss),
+                                         to_host(ktruss(graph, k=4).in_truss), err_msg=name)

@@ -30,6 +30,10 @@ def gpu_count():
 two_gpus = pytest.mark.skipif(gpu_count() < 2, reason="needs two GPUs")
 
 
+def gpus_needed(gpus):
+    return pytest.param(gpus, marks=pytest.mark.skipif(gpu_count() < gpus, reason=f"needs {gpus} GPUs"))
+
+
 def one_gpu_results(spec, source):
     graph = minigr.load(spec, weights="random", device="gpu")
     return graph, {"bfs": minigr.bfs(graph, source).to_host(), "sssp": minigr.sssp(graph, source).to_host(),
@@ -81,19 +85,51 @@ def test_one_gpu_through_nccl(name):
     check_same(graph, name, source, got, expected[name])
 
 
-@two_gpus
+@pytest.mark.parametrize("gpus", [gpus_needed(2), gpus_needed(4)])
 @pytest.mark.parametrize("spec", SPECS)
 @pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank", "wcc"])
-def test_two_gpus_give_the_one_gpu_results(spec, name):
+def test_several_gpus_give_the_one_gpu_results(spec, name, gpus):
+    """The generated graphs renumbered where that cuts less (reorder="auto": rgg
+    and the permuted grid), the Kronecker graph generated part by part, on 2 and 4 GPUs."""
     source = 5
     graph, expected = one_gpu_results(spec, source)
     args = (source,) if name in ("bfs", "sssp") else ()
     options = {"tol": 1e-9} if name == "pagerank" else {}
-    results = run_gpus(spec, 2, name, *args, runs=2, load_options={"weights": "random"}, **options)
+    results = run_gpus(spec, gpus, name, *args, runs=2, load_options={"weights": "random"}, **options)
+    if spec.startswith("kron"):
+        assert "reorder" not in results[0].extra
+    elif "permute=0" not in spec:
+        assert results[0].extra["reorder"] != "none"
     for got in results:
         assert [p["owned"] for p in got.parts] == [p["owned"] for p in results[0].parts]
         assert sum(p["owned"] for p in got.parts) == graph.num_vertices
         check_same(graph, name, source, got, expected[name])
+
+
+@two_gpus
+@pytest.mark.parametrize("spec, reorder", [(SPECS[2], "none"), (SPECS[0], "rcm")])
+@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank", "wcc"])
+def test_two_gpus_in_the_order_asked(spec, reorder, name):
+    """The permuted grid in the user's order; the Kronecker graph loaded whole
+    for RCM, whose order it keeps only where it cuts less than the user's."""
+    source = 5
+    graph, expected = one_gpu_results(spec, source)
+    args = (source,) if name in ("bfs", "sssp") else ()
+    options = {"tol": 1e-9} if name == "pagerank" else {}
+    (got,) = run_gpus(spec, 2, name, *args, load_options={"weights": "random"}, reorder=reorder, **options)
+    assert got.extra["reorder"] == "none" and got.extra["reorder_candidates"].startswith("proxies by order: none")
+    assert (reorder in got.extra["reorder_candidates"]) == (reorder == "rcm")
+    check_same(graph, name, source, got, expected[name])
+
+
+@two_gpus
+@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank", "wcc"])
+def test_checks_on_the_parts_of_a_graph_generated_part_by_part(name):
+    """What bench scaling checks a graph larger than one GPU by (part_checks), on one that fits."""
+    args = (5,) if name in ("bfs", "sssp") else ()
+    options = {"tol": 1e-9} if name == "pagerank" else {}
+    (got,) = run_gpus(SPECS[0], 2, name, *args, load_options={"weights": "random"}, check=True, **options)
+    assert got.extra["check"] == "ok"
 
 
 @two_gpus

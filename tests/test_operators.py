@@ -4,8 +4,8 @@ import numpy
 import pytest
 
 from minigr.frontier import Frontier
-from minigr.operators import (advance, advance_pull, compute, filter_frontier, neighbor_reduce, reduce_vertices,
-                              split_near_far)
+from minigr.operators import (NeighborGroups, advance, advance_pull, compute, filter_frontier, neighbor_reduce,
+                              reduce_vertices, split_near_far)
 from minigr.transforms import DeviceCount, Functor, transform
 
 from conftest import to_host
@@ -247,6 +247,29 @@ def test_reduce_vertices(graph, reduce):
     identity = {"sum": 0.0, "max": -numpy.inf, "min": numpy.inf}[reduce]
     expected = getattr(numpy, reduce)(values, initial=identity)
     numpy.testing.assert_allclose(to_host(out), [-1, expected, -1], rtol=1e-12)
+
+
+@pytest.mark.parametrize("loops", [True, False])
+def test_neighbor_groups(graph, loops):
+    """Per vertex, op's values summed by the neighbour's label (a user functor walks each table into a dense
+    array), against NumPy; twice, the walk emptying the tables for the second fill."""
+    n, xp = graph.num_vertices, graph.xp
+    label = numpy.random.default_rng(8).integers(0, 7, n).astype(numpy.int32)
+    op = Functor("double operator()(int v, int u, long long edge) const { return 1 + edge % 3; }")
+    groups = NeighborGroups(graph, xp.asarray(label), op, loops=loops)
+    walk = Functor("""void operator()(long long v) const {
+        for (long long s = g.begin(v); s < g.end(v); ++s)
+            if (g.label(s) != -1) { out[v * 7 + g.label(s)] += g.sum(s); g.clear(s); }
+    }""", g=groups.view, out=(out := xp.zeros(n * 7)))
+    src, dst = to_host(graph.edge_sources()), to_host(graph.col_indices)
+    counted = numpy.ones(len(dst), bool) if loops else src != dst
+    expected = numpy.zeros(n * 7)
+    numpy.add.at(expected, src[counted] * 7 + label[dst[counted]], 1 + numpy.flatnonzero(counted) % 3)
+    for _ in range(2):
+        out.fill(0)
+        groups.fill()
+        transform(n, walk)
+        numpy.testing.assert_allclose(to_host(out), expected, rtol=1e-12)
 
 
 def test_split_near_far(graph):

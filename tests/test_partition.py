@@ -1,7 +1,8 @@
 """Graphs split over ranks (minigr.partition, minigr.comm, minigr.multi) on the
 CPU backend, ranks as threads: the parts hold the whole graph once, borders
 agree between owners and peers, and BFS, SSSP, PageRank and WCC on P = 1..4
-parts give the single-partition results on the nasty graphs."""
+parts give the single-partition results, in the user's ids, on the nasty
+graphs, whether the vertices are renumbered first (minigr.reorder) or not."""
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -16,11 +17,13 @@ from minigr.apps.wcc import wcc
 from minigr.comm import ThreadGroup
 from minigr.multi import run_threads
 from minigr.partition import Part, load_part, vertex_bounds
+from minigr.reorder import choose
 from minigr.transforms.errors import MinigrError
 
 from graphs import nasty_graphs
 
 PARTS = (1, 2, 3, 4)
+REORDER = ("none", "auto")  # auto: METIS's order where pymetis is installed, else RCM's, where they cut less
 
 
 def on_ranks(parts, work):
@@ -92,21 +95,33 @@ def edge_set(graph):
 
 
 def part_edges(part, reverse=False):
-    """A part's edges (out-edges, or with reverse its in-edges) in global ids, as edge_set rows."""
+    """A part's edges (out-edges, or with reverse its in-edges) in the user's ids, as edge_set rows."""
     g = part.graph.reverse() if reverse else part.graph
-    ids = part.global_ids
-    src, dst = part.first + g.edge_sources(), ids[g.col_indices]
+    ids = part.user_ids
+    src, dst = ids[g.edge_sources()], ids[g.col_indices]
     if reverse:
         src, dst = dst, src
     weights = g.weights if g.weights is not None else numpy.zeros(g.num_edges)
     return numpy.column_stack([src, dst, weights])
 
 
+@pytest.mark.parametrize("method", ("none", "rcm", "metis"))
 @pytest.mark.parametrize("parts", PARTS)
-def test_parts_hold_the_graph_once_with_consistent_borders(parts):
+def test_parts_hold_the_graph_once_with_consistent_borders(parts, method):
+    """In the user's order and renumbered: every vertex owned once, the user's
+    ids of the parts' edges the graph's, borders agreeing, and the cut
+    reorder.choose counted the proxies the parts hold."""
+    if method == "metis":
+        pytest.importorskip("pymetis")
     for name, graph in nasty_graphs("cpu", weighted=True).items():
-        built = on_ranks(parts, lambda comm: Part.from_graph(comm, graph))
+        order = choose(graph, parts, method)
+        built = on_ranks(parts, lambda comm: Part.from_graph(comm, graph, order=order))
         assert sum(p.owned for p in built) == graph.num_vertices, name
+        owned = numpy.concatenate([p.owned_user_ids() if order.user_ids is not None else
+                                   numpy.arange(p.first, p.first + p.owned) for p in built])
+        assert numpy.array_equal(numpy.sort(owned), numpy.arange(graph.num_vertices)), name
+        assert sum(p.graph.num_vertices - p.owned for p in built) == order.cuts[order.method][0], name
+        assert order.cuts[order.method] <= order.cuts["none"], name
         assert all(p.num_vertices == graph.num_vertices and p.num_edges == graph.num_edges for p in built), name
         for reverse in (False, True):
             if reverse and not graph.directed:
@@ -115,14 +130,15 @@ def test_parts_hold_the_graph_once_with_consistent_borders(parts):
             assert numpy.array_equal(got[numpy.lexsort(got.T[::-1])], edge_set(graph)), (name, reverse)
         for p in built:
             proxies = p.global_ids[p.owned:]
-            held = set(proxies.tolist())
+            held = set(p.user_ids[p.owned:].tolist())
+            mine = set(p.user_ids[:p.owned].tolist())
             for v in range(graph.num_vertices):
                 local, proxy = p.local_id(v), p.proxy_id(v)
                 if v in held:
-                    assert local is None and p.global_ids[proxy] == v
+                    assert local is None and p.user_ids[proxy] == v
                 else:
-                    assert proxy is None and (local is not None) == (p.first <= v < p.first + p.owned)
-                    assert local is None or p.global_ids[local] == v
+                    assert proxy is None and (local is not None) == (v in mine)
+                    assert local is None or p.user_ids[local] == v
             assert (numpy.diff(proxies) > 0).all() and not ((proxies >= p.first) & (proxies < p.first + p.owned)).any()
             for q, peer in enumerate(built):
                 held = proxies[p.proxy_offsets[q] - p.owned:p.proxy_offsets[q + 1] - p.owned]
@@ -139,16 +155,17 @@ def test_generated_parts_are_the_generated_graph(spec):
         assert numpy.array_equal(got[numpy.lexsort(got.T[::-1])], edge_set(whole)), (spec, parts)
 
 
+@pytest.mark.parametrize("reorder", REORDER)
 @pytest.mark.parametrize("apart", (False, True))
 @pytest.mark.parametrize("parts", PARTS)
-def test_bfs_on_parts(parts, apart, monkeypatch):
+def test_bfs_on_parts(parts, apart, reorder, monkeypatch):
     """Level by level, and by rounds (levels apart between exchanges), on every nasty graph whatever its border."""
     monkeypatch.setattr(Part, "runs_apart", lambda self: apart)
     for name, graph in nasty_graphs("cpu").items():
         for source in {0, graph.num_vertices - 1}:
             expected = bfs(graph, source)
             for idempotent in (False, True):
-                got = run_threads(graph, parts, "bfs", source, idempotent=idempotent)
+                got = run_threads(graph, parts, "bfs", source, idempotent=idempotent, reorder=reorder)
                 assert ("rounds" in got.extra) == apart
                 assert numpy.array_equal(got.depth, expected.depth), (name, source)
                 assert validate.check_bfs(graph, source, got.depth, got.parent) == "ok", (name, source)
@@ -156,23 +173,27 @@ def test_bfs_on_parts(parts, apart, monkeypatch):
 
 
 def test_parts_sharing_few_vertices_run_apart():
-    """BFS and SSSP run iterations apart between exchanges on an ordered grid's halves, not on a permuted one's."""
+    """BFS and SSSP run iterations apart between exchanges on an ordered grid's
+    halves, and on a permuted one's once renumbered, not on its halves in the
+    user's order."""
     from minigr.apps._sssp_parts import ROUND_ITERATIONS
-    for spec, apart in (("grid:scale=12,seed=4,permute=0", True), ("grid:scale=12,seed=4", False)):
+    for spec, reorder, apart in (("grid:scale=12,seed=4,permute=0", "none", True),
+                                 ("grid:scale=12,seed=4", "none", False), ("grid:scale=12,seed=4", "auto", True)):
         graph = load(spec, weights="random", device="cpu")
         expected = bfs(graph, 5)
-        got = run_threads(graph, 2, "bfs", 5)
+        got = run_threads(graph, 2, "bfs", 5, reorder=reorder)
         assert numpy.array_equal(got.depth, expected.depth) and got.iterations == expected.iterations
         assert ("rounds" in got.extra) == apart
         expected = sssp(graph, 5)
-        got = run_threads(graph, 2, "sssp", 5)
+        got = run_threads(graph, 2, "sssp", 5, reorder=reorder)
         assert numpy.array_equal(got.distance, expected.distance)
         assert got.iterations == got.extra["exchanges"] * (ROUND_ITERATIONS if apart else 1)
 
 
+@pytest.mark.parametrize("reorder", REORDER)
 @pytest.mark.parametrize("apart", (False, True))
 @pytest.mark.parametrize("parts", PARTS)
-def test_sssp_on_parts(parts, apart, monkeypatch):
+def test_sssp_on_parts(parts, apart, reorder, monkeypatch):
     """Exchanging every iteration, and every ROUND_ITERATIONS, on every nasty graph whatever its border."""
     from minigr.apps._sssp_parts import ROUND_ITERATIONS
     monkeypatch.setattr(Part, "runs_apart", lambda self: apart)
@@ -180,14 +201,15 @@ def test_sssp_on_parts(parts, apart, monkeypatch):
         source = graph.num_vertices // 2
         for delta in ("auto", None, 5.0):
             expected = sssp(graph, source, delta=delta)
-            got = run_threads(graph, parts, "sssp", source, delta=delta)
+            got = run_threads(graph, parts, "sssp", source, delta=delta, reorder=reorder)
             assert got.iterations == got.extra["exchanges"] * (ROUND_ITERATIONS if apart else 1)
             assert numpy.array_equal(got.distance, expected.distance), (name, delta)
             assert validate.check_sssp(graph, source, got.distance, got.parent) == "ok", (name, delta)
 
 
+@pytest.mark.parametrize("reorder", REORDER)
 @pytest.mark.parametrize("parts", PARTS)
-def test_pagerank_on_parts(parts):
+def test_pagerank_on_parts(parts, reorder):
     rng = numpy.random.default_rng(parts)
     for name, graph in nasty_graphs("cpu", weighted=True).items():
         if graph.num_vertices == 0:
@@ -195,20 +217,22 @@ def test_pagerank_on_parts(parts):
         personal = rng.random(graph.num_vertices)
         for options in ({}, {"weighted": True}, {"personalization": personal, "dangling": personal[::-1].copy()}):
             expected = pagerank(graph, tol=1e-9, max_iter=1000, **options)
-            got = run_threads(graph, parts, "pagerank", tol=1e-9, max_iter=1000, **options)
+            got = run_threads(graph, parts, "pagerank", tol=1e-9, max_iter=1000, reorder=reorder, **options)
             assert got.iterations == expected.iterations, (name, list(options))
             numpy.testing.assert_allclose(got.rank, expected.rank, rtol=0, atol=1e-14, err_msg=name)
 
 
+@pytest.mark.parametrize("reorder", REORDER)
 @pytest.mark.parametrize("parts", PARTS)
-def test_wcc_on_parts(parts):
+def test_wcc_on_parts(parts, reorder):
     for name, graph in {**nasty_graphs("cpu"), "chain": chain(60)}.items():
         expected = wcc(graph)
-        got = run_threads(graph, parts, "wcc")
+        got = run_threads(graph, parts, "wcc", reorder=reorder)
         assert numpy.array_equal(got.component, expected.component), name
 
 
-def test_wcc_on_parts_of_graphs_with_a_giant_component():
+@pytest.mark.parametrize("reorder", REORDER)
+def test_wcc_on_parts_of_graphs_with_a_giant_component(reorder):
     """A vertex of the giant component skips its other edges on a part too
     (the giant named by a label spread over the borders, not a part's own
     root): the components stay whole."""
@@ -216,7 +240,7 @@ def test_wcc_on_parts_of_graphs_with_a_giant_component():
         graph = load(spec, device="cpu")
         expected = wcc(graph)
         for parts in (2, 3):
-            got = run_threads(graph, parts, "wcc")
+            got = run_threads(graph, parts, "wcc", reorder=reorder)
             assert numpy.array_equal(got.component, expected.component), (spec, parts)
     # Two halves, each its part's giant, joined by one edge that is neither end's first two.
     half = numpy.array([[0, 1], [0, 2], [1, 2]] + [[v, v + 1] for v in range(2, 9)])
@@ -258,6 +282,73 @@ def test_border_flags_reach_exactly_the_flagged_vertices(parts):
         own = slice(part.first, part.first + part.owned)
         assert numpy.array_equal(from_peers[:part.owned], peers_flagging[own])
         assert numpy.array_equal(from_owners[part.owned:], owner_flag[part.global_ids[part.owned:]])
+
+
+@pytest.mark.parametrize("method", ("rcm", "metis"))
+def test_every_order_gives_the_one_part_results_in_the_users_ids(method):
+    """Each renumbering forced (auto picks one): results indexed by the
+    user's ids, parents and components named in them (a component by its
+    smallest user's id), the source and personalization the user's."""
+    if method == "metis":
+        pytest.importorskip("pymetis")
+    graphs = nasty_graphs("cpu", weighted=True)
+    for name in ("random_directed", "disconnected_loops_duplicates", "star", "kronecker", "grid"):
+        graph = graphs[name]
+        source = graph.num_vertices // 3
+        personal = numpy.random.default_rng(5).random(graph.num_vertices)
+        for parts in (2, 3, 4):
+            got = {app: run_threads(graph, parts, app, *args, reorder=method, **options)
+                   for app, args, options in (("bfs", (source,), {}), ("sssp", (source,), {}),
+                                              ("pagerank", (), {"personalization": personal, "tol": 1e-9}),
+                                              ("wcc", (), {}))}
+            assert {r.reorder for r in got.values()} == {choose(graph, parts, method).method}, (name, parts)
+            assert numpy.array_equal(got["bfs"].depth, bfs(graph, source).depth), (name, parts)
+            assert validate.check_bfs(graph, source, got["bfs"].depth, got["bfs"].parent) == "ok", (name, parts)
+            assert numpy.array_equal(got["sssp"].distance, sssp(graph, source).distance), (name, parts)
+            assert validate.check_sssp(graph, source, got["sssp"].distance, got["sssp"].parent) == "ok", (name, parts)
+            numpy.testing.assert_allclose(got["pagerank"].rank, pagerank(graph, personalization=personal,
+                                                                         tol=1e-9).rank, rtol=0, atol=1e-14)
+            assert numpy.array_equal(got["wcc"].component, wcc(graph).component), (name, parts)
+
+
+def test_renumbering_cuts_a_permuted_grid():
+    """A grid whose ids are permuted leaves 10 times fewer proxies once
+    renumbered (RCM, and METIS where installed), about what the grid in row
+    order leaves; the identity is kept where nothing cuts less."""
+    permuted, ordered = (load(f"grid:scale=10,seed=1{more}", device="cpu") for more in ("", ",permute=0"))
+    for parts in (2, 4):
+        rcm = choose(permuted, parts, "rcm")
+        identity = rcm.cuts["none"]
+        assert rcm.method == "rcm" and rcm.cuts["rcm"][0] * 10 < identity[0] and rcm.cuts["rcm"][1] * 5 < identity[1]
+        in_rows = choose(ordered, parts, "none").cuts["none"]
+        assert rcm.cuts["rcm"][0] < 2 * in_rows[0]
+        best = choose(permuted, parts)
+        assert best.cuts[best.method] <= rcm.cuts["rcm"] and best.method != "none"
+    assert choose(permuted, 1).method == "none"  # one part: nothing to cut
+    star = nasty_graphs("cpu")["star"]
+    assert choose(star, 3).method == "none"  # the hub's part holds every leaf however they are numbered
+
+
+def test_reorder_errors(monkeypatch):
+    from minigr import reorder
+    graph = nasty_graphs("cpu")["grid"]
+    with pytest.raises(MinigrError, match="reorder must be one of auto, none, rcm, metis, got 'bfs'"):
+        run_threads(graph, 2, "wcc", reorder="bfs")
+    with pytest.raises(MinigrError, match="reorder must be one of"):
+        on_ranks(1, lambda comm: load_part(comm, "grid:scale=4", device="cpu", reorder="fast"))
+    monkeypatch.setattr(reorder, "_have_pymetis", lambda: False)
+    with pytest.raises(MinigrError, match="reorder='metis' needs pymetis: pip install pymetis"):
+        run_threads(graph, 2, "wcc", reorder="metis")
+    assert run_threads(graph, 2, "wcc").reorder == "rcm"  # auto goes on without it
+
+
+def test_kronecker_specs_are_generated_part_by_part_unless_renumbering_is_asked():
+    spec = "kron:scale=9,edge_factor=6,seed=3"
+    for reorder, by_parts in (("auto", True), ("none", True), ("rcm", False)):
+        built = on_ranks(2, lambda comm: load_part(comm, spec, device="cpu", reorder=reorder))
+        assert all((p.order is None) == by_parts for p in built), reorder
+    built = on_ranks(2, lambda comm: load_part(comm, "grid:scale=10,seed=3", device="cpu"))
+    assert built[0].order.method != "none" and "reorder_ms" in built[0].facts()
 
 
 def chain(n):
@@ -317,3 +408,59 @@ def test_mpi_size_from_the_launchers_variables(monkeypatch):
     assert mpi_size() == 0  # one rank: nothing to bootstrap
     monkeypatch.setenv("SLURM_NTASKS", "4")
     assert mpi_size() == 4
+
+
+def test_wcc_on_parts_compiles_for_the_gpu():
+    """The GPU twins of every kernel WCC on parts launches compile with NVRTC (no GPU needed)."""
+    from minigr.transforms import launch
+    graph = load("grid:scale=8,seed=1", device="cpu")
+    with launch.compile_check("90") as compiled:
+        got = run_threads(graph, 2, "wcc")
+    assert numpy.array_equal(got.component, wcc(graph).component)
+    assert any("outbox" in source for source in compiled)
+
+
+def checks_on_parts(graph, parts, name, args, options, corrupt=None):
+    """Every rank's part_checks verdict on `name`'s results on its part, the last rank's first corrupted."""
+    from minigr import apps
+    from minigr.part_checks import check_on_part
+    order = choose(graph, parts)
+
+    def work(comm):
+        part = Part.from_graph(comm, graph, order=order)
+        values = dict(apps.on_parts(apps.record(name))(part, *args, **options).values)
+        if corrupt is not None and comm.rank == parts - 1:
+            corrupt(values, part)
+        return check_on_part(part, name, values, *args, tol=options.get("tol", 1e-6))
+
+    return set(on_ranks(parts, work))
+
+
+@pytest.mark.parametrize("parts", (1, 3))
+def test_checks_on_parts_pass_right_results_and_catch_wrong_ones(parts):
+    """The invariants each rank checks on its own part (for graphs no host
+    holds whole) hold for the right results on the nasty graphs, and a
+    depth, distance, component or rank put wrong on one part breaks them."""
+    cases = (("bfs", {}, "depth", lambda x: x + 1),
+             ("sssp", {}, "distance", lambda x: x / 2 if 0 < x < numpy.inf else 3.0),
+             ("wcc", {}, "component", lambda x: x + 1),
+             ("pagerank", {"tol": 1e-9}, "rank", lambda x: x * 1.01))
+    for name, graph in nasty_graphs("cpu", weighted=True).items():
+        source = graph.num_vertices // 2
+        for app, options, key, wrong in cases:
+            if app == "pagerank" and not graph.num_vertices:
+                continue
+            args = (source,) if app in ("bfs", "sssp") else ()
+            assert checks_on_parts(graph, parts, app, args, options) == {"ok"}, (name, app)
+            changed = []
+
+            def corrupt(values, part):  # the last part's vertex of highest degree, where it has edges
+                degrees = part.graph.out_degrees()[:part.owned]
+                if part.owned and degrees.max() > 0:
+                    v = int(degrees.argmax())
+                    values[key][v] = wrong(values[key][v])
+                    changed.append(v)
+
+            verdicts = checks_on_parts(graph, parts, app, args, options, corrupt)
+            if changed:
+                assert len(verdicts) == 1 and verdicts.pop().startswith("FAILED: "), (name, app, parts)

@@ -14,15 +14,24 @@ STANDARD = {"kron_s21_e16": "kron:scale=21,edge_factor=16,seed=1",
 QUICK = {"kron_s16_e16": "kron:scale=16,edge_factor=16,seed=1",
          "rgg_n16": "rgg:scale=16,seed=1",
          "grid_16": "grid:scale=16,seed=1"}
+# Larger than one GPU (kron_s28_e16: 268M vertices, 8.6G stored edges; its CSR and weights alone
+# 69 GB), for `bench scaling`, which generates them part by part on each GPU; kron_s27_e16 is half.
+LARGER = {"kron_s27_e16": "kron:scale=27,edge_factor=16,seed=1",
+          "kron_s28_e16": "kron:scale=28,edge_factor=16,seed=1"}
 
 
 def selected(graphs, quick):
-    """name -> spec: the --graph arguments (a file or a generator spec, checked
-    to exist or to parse), else the standard or --quick graphs."""
+    """name -> spec: the --graph arguments (a file, a generator spec, checked
+    to exist or to parse, or the name of one of the graphs here), else the
+    standard or --quick graphs."""
     if not graphs:
         return dict(QUICK if quick else STANDARD)
     chosen = {}
+    named = {**STANDARD, **QUICK, **LARGER}
     for spec in graphs:
+        if spec in named and not os.path.exists(spec):
+            chosen[spec] = named[spec]
+            continue
         if not os.path.exists(spec):
             try:
                 specs.parse(spec)

@@ -121,7 +121,7 @@ def _verify_each(rows, values, case, inputs):
     """Rows whose results may differ: each verified, its score (case.score) noted and
     set against the reference system's."""
     column, score = case.score or (None, None)
-    scores = {row["system"]: score(v) for row, v in zip(rows, values) if v is not None and score}
+    scores = {row["system"]: score(v, inputs) for row, v in zip(rows, values) if v is not None and score}
     reference = scores.get(case.reference)
     for row, v in zip(rows, values):
         if v is None:

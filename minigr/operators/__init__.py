@@ -2,9 +2,10 @@
 from .advance import AdvanceFunctor, advance, advance_pull
 from .compute import compute
 from .filter import filter_frontier
+from .neighbor_groups import NeighborGroups
 from .neighbor_reduce import neighbor_reduce
 from .priority_queue import split_near_far
 from .reduce_vertices import reduce_vertices
 
-__all__ = ["AdvanceFunctor", "advance", "advance_pull", "compute", "filter_frontier", "neighbor_reduce",
-           "reduce_vertices", "split_near_far"]
+__all__ = ["AdvanceFunctor", "NeighborGroups", "advance", "advance_pull", "compute", "filter_frontier",
+           "neighbor_reduce", "reduce_vertices", "split_near_far"]
