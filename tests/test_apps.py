@@ -216,3 +216,23 @@ def test_sssp_tiny_delta_skips_empty_buckets(device):
     result = sssp(path, 0, delta=1e-9)
     assert to_host(result.distance).tolist() == [0, 1, 2, 3]
     assert result.iterations < 20
+
+
+@pytest.mark.parametrize("operator", ["advance", "advance_pull"])
+def test_bfs_both_pushes_and_pulls(monkeypatch, operator):
+    """On a skewed graph from its hub, direction-optimizing BFS pushes some
+    levels and pulls others (Beamer's choice): fails if the choice were forced
+    either way. CPU host loop: each level's operator counts are read as it runs."""
+    from minigr import load
+    from minigr.apps import bfs as bfs_module
+    real, used = getattr(bfs_module, operator), []
+
+    def counting(*args, count, **kwargs):
+        used.append(count.wait_value())
+        return real(*args, count=count, **kwargs)
+    monkeypatch.setattr(bfs_module, operator, counting)
+    graph = load("kron:scale=12,edge_factor=16,seed=1", device="cpu")
+    source = int(numpy.argmax(to_host(graph.out_degrees())))
+    result = bfs(graph, source, loop="host")
+    numpy.testing.assert_array_equal(to_host(result.depth), hop_depths(graph, source))
+    assert any(used[1:]) and len(used) == result.iterations  # level 0 pushes from the source whatever the choice
