@@ -98,7 +98,12 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     """
     source = check_source(graph, source)
     run = problem(graph, ("sssp",), lambda: SSSP(graph))
-    return settle(run, graph, source, bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), loop)
+    result = settle(run, graph, source, bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), loop)
+    if (graph.num_vertices - 1) * run.largest >= numpy.finfo(numpy.float32).max:  # a path may pass float32's range
+        distance, sources = result.values["distance"], graph.edge_sources()
+        if bool((graph.xp.isfinite(distance[sources]) & graph.xp.isinf(distance[graph.col_indices])).any()):
+            raise MinigrError("SSSP's distances are float32 and pass its range (3.4e38) here; scale the weights down")
+    return result
 
 
 def settle(run, graph, source, delta, loop):

@@ -295,8 +295,6 @@ def test_repeated_scipy_entries_are_summed_as_scipy_does(kind):
     assert (matrix != before).nnz == 0 and matrix.nnz == before.nnz  # the caller's matrix as it was
 
 
-@pytest.mark.xfail(strict=True, reason="needs apps/sssp.py (the lead's): refuse distances past float32's range, "
-                                       "or compute them in float64")
 def test_distances_past_float32_are_not_called_unreachable():
     graph = Graph.from_edges([0, 1, 2], [1, 2, 3], [2e38, 2e38, 2e38], device="cpu")  # 0 -> 3 weighs 6e38
     try:
