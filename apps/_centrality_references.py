@@ -5,7 +5,9 @@ its name starts with an underscore."""
 import numpy
 
 from minigr import validate
+from minigr import alternatives as alt
 from minigr.alternatives import csr_matrix
+from minigr.catalog import BenchCase, System
 from minigr.enactor import Timer
 from minigr.graph import to_host
 from minigr.transforms.backend import array_module, device_of
@@ -108,3 +110,16 @@ def check(graph, values, kind, **options):
         findings.append(validate.finding(~(numpy.abs(got - want) <= ATOL), f"whose {name} is off by more than {ATOL:g}",
                                          lambda v: f"{v} (got {got[v]:.9g}, expected {want[v]:.9g})"))
     return validate.verdict(findings)
+
+
+def spmv_case(label, name, spmv, options):
+    """A BenchCase of the centrality `name` (networkx's function `name`_centrality) with
+    options: SpMV iterations on both devices (`spmv`, as eigenvector_spmv) and networkx."""
+    return BenchCase(label, "centrality", (
+        System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: spmv(
+            adjacency(i.graph, transpose=True), **options)),
+        System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: spmv(
+            adjacency(i.graph.to("cpu"), transpose=True), **options)),
+        System("networkx (CPU)", "cpu", lambda i, trace=None: alt.networkx_vector(
+            f"{name}_centrality", i.networkx, **options), skip=alt.too_big(1_000_000, "networkx"))),
+        "SciPy SpMV (CPU)", alt.close, options=options)

@@ -3,8 +3,7 @@ power iteration x <- (A^T + I) x over its 2-norm, each vertex pulling its
 in-neighbours' values with neighbor_reduce (the identity keeps bipartite
 graphs from oscillating), from nstart (default uniform), until the L1 change
 is below n * tol. The iterations loop on the device."""
-from minigr import alternatives as alt
-from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
+from minigr.catalog import ITERATIONS, POSITIVE, App, Option
 from minigr.enactor import Result, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce, reduce_vertices
@@ -79,22 +78,10 @@ class Eigenvector(PowerIteration):
         self.start_loop(iteration)
 
 
-def _bench_case(tol):
-    """Eigenvector centrality to tol, against SpMV on both devices and networkx."""
-    options = dict(tol=tol, max_iter=1000)
-    return BenchCase(f"eigenvector tol {tol:g}", "centrality", (
-        System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: refs.eigenvector_spmv(
-            refs.adjacency(i.graph, transpose=True), **options)),
-        System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: refs.eigenvector_spmv(
-            refs.adjacency(i.graph.to("cpu"), transpose=True), **options)),
-        System("networkx (CPU)", "cpu", lambda i, trace=None: alt.networkx_vector(
-            "eigenvector_centrality", i.networkx, **options), skip=alt.too_big(1_000_000, "networkx"))),
-        "SciPy SpMV (CPU)", alt.close, options=options)
-
-
 APP = App(
     "eigenvector", eigenvector, "eigenvector centrality of every vertex (networkx's power iteration)", ("centrality",),
     lambda graph, source, values, options: refs.check(graph, values, "eigenvector", **options),
     options=(Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
              Option("max_iter", int, 100, "most iterations (default 100)", ITERATIONS)),
-    variants=({"max_iter": 1000}, {"max_iter": 1000, "weighted": True}), bench=(_bench_case(1e-6),))
+    variants=({"max_iter": 1000}, {"max_iter": 1000, "weighted": True}), bench=(refs.spmv_case("eigenvector tol 1e-06", "eigenvector", refs.eigenvector_spmv,
+                                dict(tol=1e-6, max_iter=1000)),))

@@ -4,8 +4,7 @@ neighbor_reduce, from nstart (default zeros), until the L1 change is below
 n * tol; then, normalized, x over its 2-norm. It converges when alpha is
 below 1 / (the adjacency's largest eigenvalue). The iterations loop on the
 device."""
-from minigr import alternatives as alt
-from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
+from minigr.catalog import ITERATIONS, POSITIVE, App, Option
 from minigr.enactor import Result, check_weights, per_vertex, problem
 from minigr.operators import neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration, gather
@@ -92,19 +91,6 @@ class Katz(PowerIteration):
         self.start_loop(iteration)
 
 
-def _bench_case(alpha):
-    """Katz centrality (networkx's defaults but alpha), against SpMV on both devices and networkx."""
-    options = dict(alpha=alpha)
-    return BenchCase(f"katz alpha {alpha:g}", "centrality", (
-        System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: refs.katz_spmv(
-            refs.adjacency(i.graph, transpose=True), **options)),
-        System("SciPy SpMV (CPU)", "cpu", lambda i, trace=None: refs.katz_spmv(
-            refs.adjacency(i.graph.to("cpu"), transpose=True), **options)),
-        System("networkx (CPU)", "cpu", lambda i, trace=None: alt.networkx_vector(
-            "katz_centrality", i.networkx, **options), skip=alt.too_big(1_000_000, "networkx"))),
-        "SciPy SpMV (CPU)", alt.close, options=options)
-
-
 APP = App(
     "katz", katz, "Katz centrality of every vertex (networkx's iteration)", ("centrality",),
     lambda graph, source, values, options: refs.check(graph, values, "katz", **options),
@@ -113,4 +99,4 @@ APP = App(
              Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
              Option("max_iter", int, 1000, "most iterations (default 1000)", ITERATIONS)),
     # alpha below 1 / the largest eigenvalue of the doctor's skewed graphs
-    variants=({"alpha": 0.01}, {"alpha": 0.0001, "weighted": True}), bench=(_bench_case(0.01),))
+    variants=({"alpha": 0.01}, {"alpha": 0.0001, "weighted": True}), bench=(refs.spmv_case("katz alpha 0.01", "katz", refs.katz_spmv, dict(alpha=0.01)),))
