@@ -83,5 +83,5 @@ APP = App(
     lambda graph, source, values, options: refs.check(graph, values, "eigenvector", **options),
     options=(Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
              Option("max_iter", int, 100, "most iterations (default 100)", ITERATIONS)),
-    variants=({"max_iter": 1000}, {"max_iter": 1000, "weighted": True}), bench=(refs.spmv_case("eigenvector tol 1e-06", "eigenvector", refs.eigenvector_spmv,
-                                dict(tol=1e-6, max_iter=1000)),))
+    variants=({"max_iter": 1000}, {"max_iter": 1000, "weighted": True}),
+    bench=(refs.spmv_case("eigenvector tol 1e-06", "eigenvector", refs.eigenvector_spmv, dict(tol=1e-6, max_iter=1000)),))

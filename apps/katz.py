@@ -99,4 +99,5 @@ APP = App(
              Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
              Option("max_iter", int, 1000, "most iterations (default 1000)", ITERATIONS)),
     # alpha below 1 / the largest eigenvalue of the doctor's skewed graphs
-    variants=({"alpha": 0.01}, {"alpha": 0.0001, "weighted": True}), bench=(refs.spmv_case("katz alpha 0.01", "katz", refs.katz_spmv, dict(alpha=0.01)),))
+    variants=({"alpha": 0.01}, {"alpha": 0.0001, "weighted": True}),
+    bench=(refs.spmv_case("katz alpha 0.01", "katz", refs.katz_spmv, dict(alpha=0.01)),))
