@@ -84,4 +84,5 @@ APP = App(
     options=(Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
              Option("max_iter", int, 100, "most iterations (default 100)", ITERATIONS)),
     variants=({"max_iter": 1000}, {"max_iter": 1000, "weighted": True}),
-    bench=(refs.spmv_case("eigenvector tol 1e-06", "eigenvector", refs.eigenvector_spmv, dict(tol=1e-6, max_iter=1000)),))
+    bench=(refs.spmv_case("eigenvector tol 1e-06", "eigenvector", refs.eigenvector_spmv,
+                          dict(tol=1e-6, max_iter=1000)),))
