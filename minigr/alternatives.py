@@ -102,7 +102,7 @@ def push_levels(inputs, trace, code, relax):
     """minigr's push advance run level by level, each level timed with CUDA
     events into `trace`, with the app's AdvanceFunctor bodies `code`: BFS's visit (captures
     depth, parent) or, with relax, SSSP's relaxation (dist, weights, threshold,
-    far; each vertex once a level: the frontier form, one bucket of infinite
+    far_min, far; each vertex once a level: the frontier form, one bucket of infinite
     width). Returns (values, None, levels): only the trace is timed."""
     from .frontier import HEADER as FRONTIER_HEADER
     from .frontier import Frontier
@@ -111,7 +111,8 @@ def push_levels(inputs, trace, code, relax):
     if relax:
         values = graph.xp.full(n, numpy.inf, dtype=numpy.float32)
         op = AdvanceFunctor(**code, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=values,
-                     weights=graph.weights, threshold=graph.xp.full(1, numpy.inf), far=Frontier(n, graph.device).view)
+                     weights=graph.weights, threshold=graph.xp.full(1, numpy.inf),
+                     far_min=graph.xp.full(1, numpy.inf), far=Frontier(n, graph.device).view)
     else:
         values = graph.xp.full(n, -1, dtype=numpy.int32)
         op = AdvanceFunctor(**code, filename="<bfs visit>", depth=values,

@@ -50,9 +50,11 @@ class Result:
         raise AttributeError(f"this result has no {name!r}; it has {', '.join(named)}")
 
     def to_host(self):
-        """This result with its arrays copied to NumPy on the host."""
+        """This result with its arrays copied to NumPy on the host and its edges
+        counted: nothing of it stays on the device, so it pickles (a spawned rank sends it)."""
         from .graph import to_host
-        return dataclasses.replace(self, values={name: to_host(a) for name, a in self.values.items()})
+        return dataclasses.replace(self, values={name: to_host(a) for name, a in self.values.items()},
+                                   edges=self.edges_visited)
 
 
 class Timer:

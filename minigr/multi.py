@@ -180,10 +180,16 @@ def _gather(ranks, replies):
         try:
             rank, error, value = replies.get(timeout=1)
         except queue.Empty:
-            dead = [r for r, p in enumerate(ranks) if p.exitcode not in (None, 0) and r not in results]
-            if dead:
-                raise MinigrError(f"GPU rank {dead[0]} died (exit code {ranks[dead[0]].exitcode}) before it reported")
-            continue
+            # a rank that ended without a reply (killed, or its reply could not be sent) never sends one;
+            # one more wait, for a reply it sent just before it ended
+            ended = [r for r, p in enumerate(ranks) if p.exitcode is not None and r not in results]
+            if not ended:
+                continue
+            try:
+                rank, error, value = replies.get(timeout=5)
+            except queue.Empty:
+                raise MinigrError(f"GPU rank {ended[0]} ended (exit code {ranks[ended[0]].exitcode}) without "
+                                  "reporting; its error, if any, is above on stderr") from None
         if error is not None:
             raise MinigrError(f"GPU rank {rank}: {error}")
         results[rank] = value

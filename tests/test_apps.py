@@ -218,6 +218,21 @@ def test_sssp_tiny_delta_skips_empty_buckets(device):
     assert result.iterations < 20
 
 
+@pytest.mark.parametrize("primitive", ["bfs", "sssp", "pagerank", "wcc"])
+def test_results_on_the_host_pickle(device, primitive):
+    """A Result on the host holds nothing of the device (its edges counted, no
+    function of device arrays): a spawned GPU rank sends its Results through a queue."""
+    import pickle
+
+    import minigr
+    graph = minigr.load("kron:scale=6,edge_factor=4,seed=1", weights="random", device=device)
+    result = getattr(minigr, primitive)(graph, *((0,) if primitive in ("bfs", "sssp") else ()))
+    sent = pickle.loads(pickle.dumps(result.to_host()))
+    assert sent.edges_visited == result.edges_visited > 0
+    for name, array in result.values.items():
+        numpy.testing.assert_array_equal(sent.values[name], to_host(array))
+
+
 @pytest.mark.parametrize("operator", ["advance", "advance_pull"])
 def test_bfs_both_pushes_and_pulls(monkeypatch, operator):
     """On a skewed graph from its hub, direction-optimizing BFS pushes some

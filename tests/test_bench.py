@@ -288,7 +288,8 @@ def test_whole_run_on_a_tiny_graph_validates_every_row(tmp_path, capsys):
     assert main(["bench", "primitives", "--graph", TINY, "--runs", "1", "--warmup", "0", "--json", str(path)]) == 0
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     assert {r["suite"] for r in rows} == {"operators", "primitives"}
-    assert all("error" not in r for r in rows), [r["error"] for r in rows if "error" in r]
+    errors = [r["error"] for r in rows if "error" in r and not r["error"].startswith("skipped: ")]
+    assert not errors, errors  # a system that is not installed (cuGraph) is skipped, not failed
     assert all(r["validated"] for r in rows if "validated" in r)
     assert sum("validated" in r for r in rows) >= 17
     assert all(r["device_name"] and r["cupy_version"] for r in rows)

@@ -86,6 +86,20 @@ def test_a_failing_rank_stops_the_others():
     assert seen == ["another rank of this partitioned run failed"]
 
 
+def test_a_rank_that_ends_without_a_reply_is_an_error():
+    """A spawned rank whose reply never comes (here it just ends, as one whose
+    reply could not be pickled did) stops the run with an error, not a hang."""
+    import multiprocessing
+    import time
+    from minigr.multi import _gather
+    context = multiprocessing.get_context("spawn")
+    rank = context.Process(target=time.sleep, args=(0,))
+    rank.start()
+    rank.join()
+    with pytest.raises(MinigrError, match=r"GPU rank 0 ended \(exit code 0\) without reporting"):
+        _gather([rank], context.Queue())
+
+
 def edge_set(graph):
     """The graph's edges as a sorted array of (src, dst, weight) rows."""
     g = graph.to("cpu")
