@@ -84,7 +84,7 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     with Timer(graph.device) as timer:
         run.reset(source)
-        levels, _ = run.run_loop(loop_mode(graph, loop), max(graph.num_vertices, 1))
+        levels, _ = run.run_loop(loop_mode(graph, loop, dense="persistent"), max(graph.num_vertices, 1))
     run.frontier.check_waiting()
     depth = run.depth.copy()
     edges = Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets)

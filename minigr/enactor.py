@@ -103,15 +103,19 @@ class Problem:
         return self.loop.wait_iterations()
 
 
-def loop_mode(graph, loop):
+def loop_mode(graph, loop, dense="device"):
     """The mode of a traversal's loop (see Loop.run): "auto" is the persistent
     kernel on sparse graphs (mean out-degree under 8: road maps, grids), whose
-    small levels it runs 10-15% faster, and the CUDA-graph loop on denser ones
-    (kron, rgg), whose large levels want more blocks than its barriers afford
-    (H100, 2026-11-26: `minigr bench primitives` shows every mode)."""
+    small levels it runs 10-20% faster, and `dense` on denser ones (kron, rgg):
+    by default the CUDA-graph loop, for large levels that want more blocks than
+    the persistent kernel's barriers afford (SSSP on kron_s21_e16: 6.2 ms
+    against 12.6). BFS passes "persistent": its dense levels are few and pulled
+    (kron_s21_e16 0.87 ms against 1.01; a 4k-vertex graph's whole call 0.26 ms
+    of wall time against 0.63). H100, 2026-11-26: `minigr bench primitives`
+    shows every mode."""
     if loop != "auto":
         return loop
-    return "persistent" if graph.num_edges < 8 * graph.num_vertices else "device"
+    return "persistent" if graph.num_edges < 8 * graph.num_vertices else dense
 
 
 def check_source(graph, source, what="source", where="the graph"):
