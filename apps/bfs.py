@@ -9,7 +9,7 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, loop_mode, problem
+from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, advance, advance_pull
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
@@ -89,7 +89,7 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     depth = run.depth.copy()
     edges = Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets)
     return Result({"depth": depth, "parent": run.parent.copy()}, levels, timer.ms,
-                  lambda: scan_transform(graph.num_vertices, edges)[1])
+                  count_later(graph, lambda: scan_transform(graph.num_vertices, edges)[1]))
 
 
 class BFS(Problem):

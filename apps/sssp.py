@@ -13,7 +13,7 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, check_weights, loop_mode, problem
+from minigr.enactor import Problem, Result, Timer, check_source, check_weights, count_later, loop_mode, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.graph import Graph
@@ -123,7 +123,7 @@ def settle(run, graph, source, delta, loop):
     owned = run.owned
     distance, graph = run.dist[:owned].copy(), run.graph
     return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
-                  lambda: int(graph.out_degrees()[:owned][graph.xp.isfinite(distance)].sum()))
+                  count_later(graph, lambda: int(graph.out_degrees()[:owned][graph.xp.isfinite(distance)].sum())))
 
 
 class SSSP(Problem):

@@ -57,6 +57,15 @@ class Result:
                                    edges=self.edges_visited)
 
 
+def count_later(graph, count):
+    """A Result's edges to count when first asked (see Result.edges_visited):
+    count() run on the graph's GPU, which by then may not be the current one."""
+    def on_its_gpu():
+        with graph.on_its_gpu():
+            return count()
+    return on_its_gpu
+
+
 class Timer:
     """Elapsed milliseconds of a `with` block on a device, less the host time spent in it
     building device loops (a one-time cost; see transforms.loop.build_ms_total)."""
@@ -194,5 +203,5 @@ def problem(graph, key, make):
     return found
 
 
-__all__ = ["Loop", "Problem", "Result", "Timer", "check_source", "check_weights", "distribution", "loop_mode",
-           "per_vertex", "problem"]
+__all__ = ["Loop", "Problem", "Result", "Timer", "check_source", "check_weights", "count_later", "distribution",
+           "loop_mode", "per_vertex", "problem"]
