@@ -189,9 +189,9 @@ def bucket_delta(delta, largest, num_vertices, num_edges):
         return math.inf
     if delta == "auto":
         return max(largest, 1e-30) * 32 * num_vertices / num_edges if num_edges else 1.0
-    if not (isinstance(delta, (int, float)) and delta > 0):
+    if not (isinstance(delta, numbers.Real) and not isinstance(delta, bool) and delta > 0):  # NumPy numbers too
         raise MinigrError(f"delta must be a positive number, 'auto' or None, got {delta!r}")
-    return delta
+    return float(delta)
 
 
 def bucket_width(text):

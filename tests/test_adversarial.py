@@ -395,6 +395,10 @@ def test_numpy_numbers_are_taken_as_options():
     graph = load("grid:scale=6", weights="random", device="cpu")
     np.testing.assert_array_equal(minigr.sssp(graph, 0, delta=np.float32(2)).distance,
                                   minigr.sssp(graph, 0, delta=2.0).distance)
+    from minigr.apps.sssp import sssp  # the app's own function, unwrapped, as the partitioned runs reach it
+    np.testing.assert_array_equal(sssp(graph, 0, delta=np.float32(2)).distance, minigr.sssp(graph, 0, delta=2.0).distance)
+    with pytest.raises(MinigrError, match="delta must be a positive number"):
+        sssp(graph, 0, delta=np.bool_(True))
     np.testing.assert_array_equal(minigr.pagerank(graph, damping=np.float32(0.5), max_iter=np.int64(50)).rank,
                                   minigr.pagerank(graph, damping=float(np.float32(0.5)), max_iter=50).rank)
 
