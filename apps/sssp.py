@@ -5,6 +5,7 @@ next near level, one above it the far bucket, and when the near bucket runs
 dry the threshold rises by delta and the far vertices are split again. The
 frontier form (delta=None) relaxes the out-edges of every improved vertex
 each iteration. Either loops on the device."""
+import argparse
 import math
 import numbers
 
@@ -196,7 +197,12 @@ def bucket_delta(delta, largest, num_vertices, num_edges):
 
 def bucket_width(text):
     """--delta's value: 'auto', 'none' (None: the frontier form) or a number."""
-    return text if text == "auto" else None if text == "none" else float(text)
+    if text in ("auto", "none"):
+        return None if text == "none" else text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, 'auto' or 'none', got {text!r}") from None
 
 
 ALTERNATIVES = (
@@ -211,7 +217,7 @@ APP = App(
     options=(Option("delta", bucket_width, "auto", "bucket width for delta-stepping: a number, 'auto' (the default) "
                     "or 'none' (the plain frontier form)",
                     (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
-                     and math.isfinite(x) and x > 0, "a positive number, 'auto' or 'none'")),),
+                     and math.isfinite(x) and x > 0, "a positive number, 'auto' or None (--delta none)")),),
     needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
     persistent=True,
     bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", alt.close,

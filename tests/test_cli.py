@@ -73,11 +73,19 @@ def test_argparse_refuses(capsys, argv):
                                                   "18446744073709551617"),
     (["color", "--seed", "-1"], "--seed must be an integer from 0 to 2^64 - 1, got -1"),
     (["bfs", "--weight-seed", "-1"], "weight_seed must be an integer from 0 to 2^64 - 1, got -1"),
-    (["sssp", "--delta", "0"], "--delta must be a positive number, 'auto' or 'none', got 0.0"),
-    (["sssp", "--delta", "-2.5"], "--delta must be a positive number, 'auto' or 'none', got -2.5"),
+    (["sssp", "--delta", "0"], "--delta must be a positive number, 'auto' or None (--delta none), got 0.0"),
+    (["sssp", "--delta", "-2.5"], "--delta must be a positive number, 'auto' or None (--delta none), got -2.5"),
 ])
 def test_bad_numbers(capsys, argv, message):
     assert error_of(capsys, argv) == message
+
+
+def test_delta_that_is_no_number(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["sssp", "--delta", "x"])
+    assert exit.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "minigr sssp: error: argument --delta: expected a positive number, 'auto' or 'none', got 'x'")
 
 
 def test_bad_numbers_come_before_loading(capsys, tmp_path):

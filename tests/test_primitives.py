@@ -137,6 +137,8 @@ def test_cupy_inputs_and_results():
     (lambda: minigr.pagerank("grid:scale=4", tol=float("nan")), "tol must be a positive number, got nan"),
     (lambda: minigr.bfs("grid:scale=4", 0, idempotent="yes"), "idempotent must be True or False, got 'yes'"),
     (lambda: minigr.sssp("grid:scale=4", 0, delta=-2.0, weights="random"), "delta must be a positive number"),
+    (lambda: minigr.sssp("grid:scale=4", 0, delta="none", weights="random"),
+     "delta must be a positive number, 'auto' or None (--delta none), got 'none'"),
     (lambda: minigr.color("grid:scale=4", seed=1.5), "seed must be an integer, got 1.5"),
     (lambda: minigr.bfs("grid:scale=4", "a"), "source must be a vertex id, got 'a'"),
     (lambda: minigr.bfs("grid:scale=4", 99999), "source 99999 is out of range"),
