@@ -14,7 +14,7 @@ from .registry import networkx_function
 def _closeness(G, u, wf_improved):
     """networkx's closeness of node u: from a BFS over reversed edges on a directed graph, as
     networkx counts distances to u."""
-    depth = traversal.bfs(G, u, reverse=G.is_directed())[2]
+    depth = traversal.depths(G, u, reverse=G.is_directed())
     reached = depth[depth >= 0]
     total, n = int(reached.sum()), len(G)
     if not (total > 0 and n > 1):

@@ -172,7 +172,7 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
         return dijkstra_path_length(G, source, target, weight)
     if target is None:
         return traversal.single_source_shortest_path_length(G, source)
-    depth = traversal.bfs(G, source)[2][G.index[target]]
+    depth = traversal.depths(G, source)[G.index[target]]
     if depth < 0:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return int(depth)
@@ -181,5 +181,5 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 @networkx_function(checks=_target_checks)
 def has_path(G, source, target):
     """Runs minigr.bfs: whether the target is reachable."""
-    return bool(traversal.bfs(G, source)[2][G.index[target]] >= 0)
+    return bool(traversal.depths(G, source)[G.index[target]] >= 0)
 

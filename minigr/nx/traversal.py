@@ -10,14 +10,18 @@ import minigr
 from .registry import networkx_function, optional_number
 
 
+def depths(G, source, *, reverse=False):
+    """minigr's BFS depths (int64, -1 unreached) from node `source`, over reversed edges if `reverse`."""
+    return minigr.bfs(G.minigr_graph(None, reverse=reverse), G.index[source]).to_host().depth.astype(numpy.int64)
+
+
 def bfs(G, source, *, reverse=False):
-    """(order, parent, depth): minigr's BFS depths from node `source` (over reversed edges if
-    `reverse`), and the order and tree networkx's BFS gives."""
-    s = G.index[source]
-    depth = minigr.bfs(G.minigr_graph(None, reverse=reverse), s).to_host().depth.astype(numpy.int64)
+    """(order, parent, depth): `depths`, and the order and tree networkx's BFS gives (the
+    order takes host sorts over the edges: callers that need depths alone call `depths`)."""
+    depth = depths(G, source, reverse=reverse)
     src, dst = (G.dst, G.src) if reverse else (G.src, G.dst)
     tight = (depth[src] >= 0) & (depth[dst] == depth[src] + 1)
-    return *visit_order([s], depth, src, dst, tight), depth
+    return *visit_order([G.index[source]], depth, src, dst, tight), depth
 
 
 def visit_order(sources, level, src, dst, tight):
@@ -135,21 +139,21 @@ def bfs_layers(G, sources):
                                       "distance is not a number")])
 def descendants_at_distance(G, source, distance):
     """Runs minigr.bfs: the nodes at depth `distance`."""
-    depth = bfs(G, source)[2]
+    depth = depths(G, source)
     return set(G.nodes_of(numpy.flatnonzero(depth == distance))) if distance >= 0 else set()
 
 
 @networkx_function()
 def descendants(G, source):
     """Runs minigr.bfs: the nodes reachable from the source, but itself."""
-    depth = bfs(G, source)[2]
+    depth = depths(G, source)
     return set(G.nodes_of(numpy.flatnonzero(depth > 0)))
 
 
 @networkx_function()
 def ancestors(G, source):
     """Runs minigr.bfs over the reversed edges: the nodes that reach the source, but itself."""
-    depth = bfs(G, source, reverse=G.is_directed())[2]
+    depth = depths(G, source, reverse=G.is_directed())
     return set(G.nodes_of(numpy.flatnonzero(depth > 0)))
 
 
