@@ -265,10 +265,12 @@ def test_cores_trusses_jaccard_mis_match_networkx(on_device, name):
     attributes, in order); Jaccard of edges and non-edges; a maximal independent set."""
     G = simple(GRAPHS[name]())
     assert list(nx.core_number(G, backend="minigr").items()) == list(nx.core_number(G).items())
-    for k in (None, 1, 2, 3):
-        got, expected = nx.k_core(G, k, backend="minigr"), nx.k_core(G, k)
-        assert list(got.nodes(data=True)) == list(expected.nodes(data=True))
-        assert list(got.edges(data=True)) == list(expected.edges(data=True))
+    for function, ks in ((nx.k_core, (None, 1, 2, 3)), (nx.k_shell, (None, 0, 1, 2, 3)),
+                         (nx.k_crust, (None, 0, 1, 2)), (nx.k_corona, (0, 1, 2, 3))):
+        for k in ks:
+            got, expected = function(G, k, backend="minigr"), function(G, k)
+            assert list(got.nodes(data=True)) == list(expected.nodes(data=True)), (function.__name__, k)
+            assert list(got.edges(data=True)) == list(expected.edges(data=True)), (function.__name__, k)
     if G.is_directed():
         return
     for k in (2, 3, 4):
