@@ -108,10 +108,10 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
     nodes = list(G)
     index = {node: i for i, node in enumerate(nodes)}
     adjacency = G._adj
-    degree = numpy.fromiter(map(len, adjacency.values()), numpy.int64, len(nodes))
+    rows = list(map(list, adjacency.values()))  # each node's neighbours as iterated (a view's len may say otherwise)
+    degree = numpy.fromiter(map(len, rows), numpy.int64, len(nodes))
     src = numpy.repeat(numpy.arange(len(nodes), dtype=numpy.int64), degree)
-    dst = numpy.fromiter(map(index.__getitem__, itertools.chain.from_iterable(adjacency.values())), numpy.int64,
-                         len(src))
+    dst = numpy.fromiter(map(index.__getitem__, itertools.chain.from_iterable(rows)), numpy.int64, len(src))
     edges = list(itertools.chain.from_iterable(neighbours.values() for neighbours in adjacency.values()))
     if G.is_multigraph():  # each neighbour's {key: attributes}: a copy per key
         copies = numpy.fromiter(map(len, edges), numpy.int64, len(edges))
