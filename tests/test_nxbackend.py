@@ -259,6 +259,28 @@ def test_centralities_match_networkx(on_device, name):
                      1e-7)
 
 
+@pytest.mark.parametrize("name", [name for name in GRAPHS if name.startswith("Graph_")] + ["grid_tuples", "one_node"])
+def test_spanning_trees_match_networkx(on_device, name):
+    """Distinct weights (negative ones too): the forest's edges in networkx's Kruskal order with
+    G's attribute dicts, and the tree's nodes, edges and attributes in order (self-loops,
+    isolated nodes, several components); tied weights and Prim are declined."""
+    G = GRAPHS[name]()
+    rng = random.Random(len(G))
+    nx.set_edge_attributes(G, dict(zip(G.edges, rng.sample(range(-10**6, 10**6), G.number_of_edges()))), "distinct")
+    for data in (True, False):
+        assert (list(nx.minimum_spanning_edges(G, weight="distinct", data=data, backend="minigr"))
+                == list(nx.minimum_spanning_edges(G, weight="distinct", data=data)))
+    got, expected = nx.minimum_spanning_tree(G, weight="distinct", backend="minigr"), nx.minimum_spanning_tree(
+        G, weight="distinct")
+    assert list(got.nodes(data=True)) == list(expected.nodes(data=True))
+    assert list(got.edges(data=True)) == list(expected.edges(data=True)) and got.graph == expected.graph
+    if G.number_of_edges() > 1:
+        nx.set_edge_attributes(G, 1, "tied")
+        with pytest.raises(NotImplementedError):
+            nx.minimum_spanning_tree(G, weight="tied", backend="minigr")
+    assert can_run("minimum_spanning_tree", (G,), {"algorithm": "prim"}) is not True
+
+
 @pytest.mark.parametrize("name", [name for name in GRAPHS if "Multi" not in name])
 def test_cores_trusses_jaccard_mis_match_networkx(on_device, name):
     """Core numbers; the k-core and the k-truss as networkx's graphs (nodes, edges and their
@@ -476,7 +498,8 @@ NETWORKX_TESTS = ["networkx.algorithms.components", "networkx.algorithms.tests.t
                   "networkx.algorithms.centrality.tests.test_betweenness_centrality",
                   "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
                   "networkx.algorithms.centrality.tests.test_katz_centrality", "networkx.algorithms.tests.test_core",
-                  "networkx.algorithms.tests.test_link_prediction", "networkx.algorithms.tests.test_mis"]
+                  "networkx.algorithms.tests.test_link_prediction", "networkx.algorithms.tests.test_mis",
+                  "networkx.algorithms.tree.tests.test_mst"]
 
 # 500 random graphs, each measured by diameter, radius, periphery and center, which call
 # shortest_path_length from node after node: in networkx's test mode every call converts its

@@ -58,6 +58,10 @@ CALLS = {
     "k_crust": ("undirected", lambda G, s, t, b: nx.k_crust(G, backend=b)),
     "k_corona": ("undirected", lambda G, s, t, b: nx.k_corona(G, 2, backend=b)),
     "k_truss": ("undirected", lambda G, s, t, b: nx.k_truss(G, 3, backend=b)),
+    "minimum_spanning_tree": ("undirected", lambda G, s, t, b: nx.minimum_spanning_tree(G, weight="length",
+                                                                                          backend=b)),
+    "minimum_spanning_edges": ("undirected", lambda G, s, t, b: list(nx.minimum_spanning_edges(G, weight="length",
+                                                                                               backend=b))),
     "jaccard_coefficient": ("undirected", lambda G, s, t, b: nx.jaccard_coefficient(G, list(G.edges)[:100_000],
                                                                                     backend=b)),
     "maximal_independent_set": ("undirected", lambda G, s, t, b: nx.maximal_independent_set(G, backend=b)),
@@ -87,13 +91,15 @@ SMALL = 2000  # vertices of the graph for functions whose cost grows with n * m 
 def graphs(vertices, edges, seed=1):
     """An undirected and a directed random graph (networkx's gnm, and a cycle through every
     vertex in id order, so that the first is connected and the second strongly connected),
-    integer weights 1..9, and the undirected one's first SMALL vertices ("small")."""
+    integer weights 1..9 ("weight"), real ones in [0, 1) ("length": spanning trees, where ties
+    would be declined), and the undirected one's first SMALL vertices ("small")."""
     rng = random.Random(seed)
     made = {}
     for kind, directed in (("undirected", False), ("directed", True)):
         G = nx.gnm_random_graph(vertices, edges - vertices, seed=seed, directed=directed)
         nx.add_cycle(G, range(vertices))
         nx.set_edge_attributes(G, {e: rng.randint(1, 9) for e in G.edges}, "weight")
+        nx.set_edge_attributes(G, {e: rng.random() for e in G.edges}, "length")
         made[kind] = G
     made["small"] = made["undirected"].subgraph(range(min(vertices, SMALL))).copy()
     return made
