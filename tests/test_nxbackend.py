@@ -144,9 +144,10 @@ def _answers(G, backend):
     nodes = list(G)
     trees = [nx.is_tree(G, backend=backend), nx.is_forest(G, backend=backend)] if len(G) else []
     if G.is_directed():
+        strong = [nx.is_strongly_connected(G, backend=backend)] if len(G) else []
         return [list(nx.weakly_connected_components(G, backend=backend)),
                 nx.number_weakly_connected_components(G, backend=backend),
-                nx.is_weakly_connected(G, backend=backend), *trees]
+                nx.is_weakly_connected(G, backend=backend), *trees, *strong]
     answers = [list(nx.connected_components(G, backend=backend)), nx.number_connected_components(G, backend=backend),
                nx.is_connected(G, backend=backend), nx.triangles(G, backend=backend),
                [nx.node_connected_component(G, v, backend=backend) for v in sources(G)], *trees]
@@ -160,15 +161,19 @@ def _answers(G, backend):
     return answers
 
 
-@pytest.mark.parametrize("name", [*GRAPHS, "isolated", "two_triangles", "directed_parts"])
+@pytest.mark.parametrize("name", [*GRAPHS, "isolated", "two_triangles", "directed_parts", "strong", "strong_but_one"])
 def test_components_and_clustering_match_networkx(on_device, name):
     """Components in networkx's order; counts and coefficients of the same values and types
-    (clustering's int 0 where a node has no triangle)."""
+    (clustering's int 0 where a node has no triangle); strong connectivity, both answers."""
+    strong = nx.DiGraph([*nx.cycle_graph(6, create_using=nx.DiGraph).edges, (0, 3), (2, 2)])
     G = {"isolated": lambda: nx.empty_graph(5), "two_triangles": lambda: nx.Graph([(0, 1), (1, 2), (2, 0), (3, 4),
                                                                                    (4, 5), (5, 3), (5, 5)]),
-         "directed_parts": lambda: nx.DiGraph([(5, 1), (2, 3), (3, 4), (9, 9)])}.get(name, GRAPHS.get(name))()
+         "directed_parts": lambda: nx.DiGraph([(5, 1), (2, 3), (3, 4), (9, 9)]), "strong": lambda: strong,
+         "strong_but_one": lambda: nx.DiGraph([*strong.edges, (4, 6)])}.get(name, GRAPHS.get(name))()
     got, expected = _answers(G, "minigr"), _answers(G, "networkx")
     assert got == expected
+    if name.startswith("strong"):
+        assert got[-1] is (name == "strong")
 
     def types(x):
         return [types(y) for y in x] if isinstance(x, list) else [type(y) for y in x.values()] \

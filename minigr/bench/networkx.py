@@ -31,6 +31,7 @@ CALLS = {
     "number_weakly_connected_components": ("directed", lambda G, s, t, b: nx.number_weakly_connected_components(
         G, backend=b)),
     "is_weakly_connected": ("directed", lambda G, s, t, b: nx.is_weakly_connected(G, backend=b)),
+    "is_strongly_connected": ("directed", lambda G, s, t, b: nx.is_strongly_connected(G, backend=b)),
     "triangles": ("undirected", lambda G, s, t, b: nx.triangles(G, backend=b)),
     "clustering": ("undirected", lambda G, s, t, b: nx.clustering(G, backend=b)),
     "average_clustering": ("undirected", lambda G, s, t, b: nx.average_clustering(G, backend=b)),

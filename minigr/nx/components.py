@@ -1,6 +1,7 @@
 """networkx's connected components (undirected) and weakly connected components (directed)
 by minigr.wcc, whose label of a vertex is the smallest vertex id of its component: so the
-components, ordered by label, come in networkx's order (that of their first node in G)."""
+components, ordered by label, come in networkx's order (that of their first node in G); and
+strong connectivity by two minigr.bfs."""
 import networkx as nx
 import numpy
 
@@ -92,3 +93,13 @@ def number_weakly_connected_components(G):
 def is_weakly_connected(G):
     """Runs minigr.wcc."""
     return _connected(G)
+
+
+@networkx_function()
+def is_strongly_connected(G):
+    """Runs minigr.bfs from the first node along the edges and against them: strongly connected
+    where both reach every node."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return all(bool((minigr.bfs(G.minigr_graph(None, reverse=reverse), 0).to_host().depth >= 0).all())
+               for reverse in (False, True))
