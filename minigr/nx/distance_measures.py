@@ -1,5 +1,4 @@
-"""networkx's eccentricity of given nodes by minigr.bfs or minigr.sssp, and the diameter, radius
-and periphery that follow from every node's."""
+"""networkx's eccentricity of given nodes by minigr.bfs or minigr.sssp."""
 import networkx as nx
 
 from . import shortest_paths
@@ -20,31 +19,3 @@ def eccentricity(G, v=None, sp=None, weight=None):
                                       "graph is not connected"))
         found[node] = max(length.values())
     return found[v] if v in G else found
-
-
-def _given_eccentricities(a):
-    return [(a["e"] is not None, "given eccentricities are networkx's to read")]
-
-
-@networkx_function(checks=_given_eccentricities)
-def diameter(G, e=None, usebounds=False, weight=None):
-    """Runs eccentricity: the largest (networkx's bounding search, usebounds, finds the same
-    value). Declines given eccentricities."""
-    return max(eccentricity(G, weight=weight).values())
-
-
-@networkx_function(checks=_given_eccentricities)
-def radius(G, e=None, usebounds=False, weight=None):
-    """Runs eccentricity: the smallest (networkx's bounding search, usebounds, finds the same
-    value). Declines given eccentricities."""
-    return min(eccentricity(G, weight=weight).values())
-
-
-@networkx_function(checks=lambda a: [*_given_eccentricities(a), (
-        a["usebounds"] is True and not a["G"].is_directed(), "networkx's bounding search lists them in its order")])
-def periphery(G, e=None, usebounds=False, weight=None):
-    """Runs eccentricity: the nodes of the largest, in G's order. Declines given eccentricities
-    and usebounds on undirected graphs."""
-    found = eccentricity(G, weight=weight)
-    largest = max(found.values())
-    return [v for v, x in found.items() if x == largest]
