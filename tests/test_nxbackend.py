@@ -192,28 +192,6 @@ def test_components_of_the_null_graph(on_device):
             call(nx.DiGraph(), backend="minigr")
 
 
-def into_the_root():
-    """A directed path 1 -> 0, 1 -> 2 whose first node, 0, reaches nothing along the edges."""
-    G = nx.DiGraph()
-    G.add_nodes_from([0, 1, 2])
-    G.add_edges_from([(1, 0), (1, 2)])
-    return G
-
-
-@pytest.mark.parametrize("name", [*GRAPHS, "even_cycle", "odd_cycle", "forest_and_triangle", "null", "into_the_root"])
-def test_is_bipartite_matches_networkx(on_device, name):
-    """Directed graphs (edges walked both ways: into_the_root's first node reaches nothing along
-    them), multigraphs, self-loops, isolated nodes, several components."""
-    G = {"even_cycle": lambda: nx.cycle_graph(8), "odd_cycle": lambda: nx.cycle_graph(7),
-         "forest_and_triangle": lambda: nx.disjoint_union(nx.balanced_tree(2, 3), nx.cycle_graph(3)),
-         "null": nx.Graph, "into_the_root": into_the_root, **GRAPHS}[name]()
-    assert nx.is_bipartite(G, backend="minigr") is nx.is_bipartite(G)
-    if name == "even_cycle":
-        assert nx.is_bipartite(G, backend="minigr") is True  # one case of each answer at least
-    if name == "odd_cycle":
-        assert nx.is_bipartite(G, backend="minigr") is False
-
-
 def test_views_whose_adjacency_len_overcounts(on_device):
     """A restricted view of a multigraph that hides every copy of an edge still counts that
     neighbour in len() of its adjacency, though it yields it no more: the conversion reads what
@@ -537,7 +515,7 @@ NETWORKX_TESTS = ["networkx.algorithms.components", "networkx.algorithms.tests.t
                   "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
                   "networkx.algorithms.centrality.tests.test_katz_centrality", "networkx.algorithms.tests.test_core",
                   "networkx.algorithms.tests.test_link_prediction", "networkx.algorithms.tests.test_mis",
-                  "networkx.algorithms.tree.tests.test_mst", "networkx.algorithms.bipartite.tests.test_basic"]
+                  "networkx.algorithms.tree.tests.test_mst"]
 
 # 500 random graphs, each measured by diameter, radius, periphery and center, which call
 # shortest_path_length from node after node: in networkx's test mode every call converts its

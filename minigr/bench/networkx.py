@@ -54,7 +54,6 @@ CALLS = {
     "katz_centrality": ("directed", lambda G, s, t, b: nx.katz_centrality(G, alpha=0.01, backend=b)),
     "hits": ("directed", lambda G, s, t, b: nx.hits(G, backend=b)),
     "core_number": ("undirected", lambda G, s, t, b: nx.core_number(G, backend=b)),
-    "is_bipartite": ("undirected", lambda G, s, t, b: nx.is_bipartite(G, backend=b)),
     "k_core": ("undirected", lambda G, s, t, b: nx.k_core(G, backend=b)),
     "k_shell": ("undirected", lambda G, s, t, b: nx.k_shell(G, backend=b)),
     "k_crust": ("undirected", lambda G, s, t, b: nx.k_crust(G, backend=b)),

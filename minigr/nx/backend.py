@@ -2,8 +2,8 @@
 module of minigr.nx registers, the conversions, can_run and should_run."""
 import types
 
-from . import (bipartite, centrality, cluster, coloring, components, core, distance_measures,  # noqa: F401
-               link_analysis, link_prediction, mis, shortest_paths, traversal, tree)  # (each registers its functions)
+from . import (centrality, cluster, coloring, components, core, distance_measures, link_analysis,  # noqa: F401
+               link_prediction, mis, shortest_paths, traversal, tree)  # (each registers its functions)
 from .convert import convert_from_nx, convert_to_nx
 from .registry import FUNCTIONS, can_run, should_run
 
