@@ -277,23 +277,22 @@ def test_centralities_match_networkx(on_device, name):
 
 @pytest.mark.parametrize("name", [name for name in GRAPHS if name.startswith("Graph_")] + ["grid_tuples", "one_node"])
 def test_spanning_trees_match_networkx(on_device, name):
-    """Distinct weights (negative ones too): the forest's edges in networkx's Kruskal order with
-    G's attribute dicts, and the tree's nodes, edges and attributes in order (self-loops,
-    isolated nodes, several components); tied weights and Prim are declined."""
+    """Distinct weights (negative ones too), tied ones ("weight": 1..4, 1 where missing) and
+    none: the minimum and maximum forests' edges in networkx's Kruskal order with G's attribute
+    dicts, and the trees' nodes, edges and attributes in order (self-loops, isolated nodes,
+    several components); Prim is declined."""
     G = GRAPHS[name]()
     rng = random.Random(len(G))
     nx.set_edge_attributes(G, dict(zip(G.edges, rng.sample(range(-10**6, 10**6), G.number_of_edges()))), "distinct")
-    for data in (True, False):
-        assert (list(nx.minimum_spanning_edges(G, weight="distinct", data=data, backend="minigr"))
-                == list(nx.minimum_spanning_edges(G, weight="distinct", data=data)))
-    got, expected = nx.minimum_spanning_tree(G, weight="distinct", backend="minigr"), nx.minimum_spanning_tree(
-        G, weight="distinct")
-    assert list(got.nodes(data=True)) == list(expected.nodes(data=True))
-    assert list(got.edges(data=True)) == list(expected.edges(data=True)) and got.graph == expected.graph
-    if G.number_of_edges() > 1:
-        nx.set_edge_attributes(G, 1, "tied")
-        with pytest.raises(NotImplementedError):
-            nx.minimum_spanning_tree(G, weight="tied", backend="minigr")
+    for weight in ("distinct", "weight", "absent"):
+        for edges, tree in ((nx.minimum_spanning_edges, nx.minimum_spanning_tree),
+                            (nx.maximum_spanning_edges, nx.maximum_spanning_tree)):
+            for data in (True, False):
+                assert (list(edges(G, weight=weight, data=data, backend="minigr"))
+                        == list(edges(G, weight=weight, data=data))), (edges.__name__, weight)
+            got, expected = tree(G, weight=weight, backend="minigr"), tree(G, weight=weight)
+            assert list(got.nodes(data=True)) == list(expected.nodes(data=True))
+            assert list(got.edges(data=True)) == list(expected.edges(data=True)) and got.graph == expected.graph
     assert can_run("minimum_spanning_tree", (G,), {"algorithm": "prim"}) is not True
 
 

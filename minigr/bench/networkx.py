@@ -63,6 +63,10 @@ CALLS = {
                                                                                           backend=b)),
     "minimum_spanning_edges": ("undirected", lambda G, s, t, b: list(nx.minimum_spanning_edges(G, weight="length",
                                                                                                backend=b))),
+    "maximum_spanning_tree": ("undirected", lambda G, s, t, b: nx.maximum_spanning_tree(G, weight="length",
+                                                                                          backend=b)),
+    "maximum_spanning_edges": ("undirected", lambda G, s, t, b: list(nx.maximum_spanning_edges(G, weight="length",
+                                                                                               backend=b))),
     "jaccard_coefficient": ("undirected", lambda G, s, t, b: nx.jaccard_coefficient(G, list(G.edges)[:100_000],
                                                                                     backend=b)),
     "maximal_independent_set": ("undirected", lambda G, s, t, b: nx.maximal_independent_set(G, backend=b)),
@@ -92,8 +96,8 @@ SMALL = 2000  # vertices of the graph for functions whose cost grows with n * m 
 def graphs(vertices, edges, seed=1):
     """An undirected and a directed random graph (networkx's gnm, and a cycle through every
     vertex in id order, so that the first is connected and the second strongly connected),
-    integer weights 1..9 ("weight"), real ones in [0, 1) ("length": spanning trees, where ties
-    would be declined), and the undirected one's first SMALL vertices ("small")."""
+    integer weights 1..9 ("weight"), real ones in [0, 1) ("length": spanning trees), and the
+    undirected one's first SMALL vertices ("small")."""
     rng = random.Random(seed)
     made = {}
     for kind, directed in (("undirected", False), ("directed", True)):
