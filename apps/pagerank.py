@@ -13,31 +13,45 @@ from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
-from minigr.transforms import Functor, Partition, segreduce_transform, transform
+from minigr.transforms import Functor, Partition, segreduce_transform
 from minigr.transforms.errors import MinigrError
 
-SHARE = "double operator()(int v, int u, long long edge) const { return share[u]; }"
-WEIGHTED_SHARE = "double operator()(int v, int u, long long edge) const { return share[u] * weights[edge]; }"
+# shares: rank / out-weight of each vertex, read from the half at halves[0] and
+# written to the one at halves[1] (see PageRank.strategy).
+SHARE = "double operator()(int v, int u, long long edge) const { return shares[halves[0] + u]; }"
+WEIGHTED_SHARE = """double operator()(int v, int u, long long edge) const {
+    return shares[halves[0] + u] * weights[edge];
+}"""
 OUT_WEIGHT = "double operator()(int v, int u, long long edge) const { return weights[edge]; }"
-# One vertex's new rank; its change and, dangling, its rank are summed into
+# One vertex's new rank from its pulled shares (none for a proxy, v >= owned,
+# whose share its owner sends); its change and, dangling, its rank are summed into
 # sums = WAYS copies of [L1 change, dangling rank] (made 0 by the step), a
 # warp's atomics into the copy of its items, (v >> 5) % WAYS: on one address
 # every warp's atomic queued (grid_22: 0.70 ms an iteration with 2 sums).
 # carried[0] is the dangling rank of the ranks it starts from (inverse_out is
-# 0 for dangling vertices).
+# 0 for dangling vertices). spread[0] and [1] mask v for teleport and
+# dangling_weight: 0 when uniform (one value, read at 0, so that the pass does
+# not stream two arrays of n equal values), else all ones. Arithmetic is in
+# double whatever the vectors' dtype.
 WAYS = 64
-UPDATE = """void operator()(long long v) const {
+UPDATE = """void operator()(long long v, double pulled) const {
+    if (v >= owned) return;
     const double damping = settings[0];
-    const double next = damping * (pulled[v] + carried[0] * dangling_weight[v]) + (1 - damping) * teleport[v];
+    const double next = damping * (pulled + carried[0] * dangling_weight[v & spread[1]])
+                        + (1 - damping) * teleport[v & spread[0]];
     double* way = &sums[2 * ((v >> 5) % ways)];
     minigr::aggregated_add(&way[0], fabs(next - rank[v]));
     rank[v] = next;
-    share[v] = next * inverse_out[v];
+    shares[halves[1] + v] = next * inverse_out[v];
     minigr::aggregated_add(&way[1], inverse_out[v] == 0 ? next : 0.0);  // the whole warp adds: one atomic
 }"""
 DANGLING_RANK = "double operator()(long long v, long long, long long) const { return is_dangling[v] * rank[v]; }"
-# After each iteration: carried = [dangling rank, L1 change] of its ranks, sums made 0 for the next.
+# After each iteration: carried = [dangling rank, L1 change] of its ranks, sums
+# made 0 for the next, the halves of shares swapped.
 NOT_CONVERGED = """bool operator()() const {
+    const long long read = halves[0];
+    halves[0] = halves[1];
+    halves[1] = read;
     double change = 0, dangling = 0;
     for (int w = 0; w < 2 * ways; w += 2) {
         change += sums[w];
@@ -51,7 +65,7 @@ NOT_CONVERGED = """bool operator()() const {
 
 
 def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personalization=None, nstart=None,
-             dangling=None, loop="device"):
+             dangling=None, dtype=numpy.float64, loop="device"):
     """PageRank by power iteration, as networkx's ``pagerank`` computes it.
 
     Parameters
@@ -69,11 +83,15 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
         Non-negative per-vertex arrays (NumPy or CuPy), normalized here: the teleport
         distribution, the start (both uniform by default), and where dangling vertices'
         rank goes (default: the teleport distribution).
+    dtype : float64 or float32, default float64
+        The ranks' type. float32 halves the bytes of the vectors an iteration reads
+        (its sums stay float64); its ranks hold to ~1e-7 of each, and their L1 change
+        settles near 1e-7, so that a tol under ~1e-7 / V may not be reached.
 
     Returns
     -------
     Result
-        ``rank`` (float64, summing to 1).
+        ``rank`` (of `dtype`, summing to 1).
 
     Examples
     --------
@@ -82,22 +100,30 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
     >>> minigr.pagerank(cycle).rank.round(3).tolist()
     [0.333, 0.333, 0.333]
     """
-    check_settings(damping, tol, max_iter)
+    dtype = check_settings(damping, tol, max_iter, dtype)
     if weighted:
         check_weights(graph, "weighted PageRank")
     vectors = {name: distribution(graph, name, value) for name, value in
                (("personalization", personalization), ("nstart", nstart), ("dangling", dangling))}
     if graph.num_vertices == 0:
-        return Result({"rank": graph.xp.zeros(0)}, 0, 0.0, 0)
-    run = problem(graph, ("pagerank", bool(weighted)), lambda: PageRank(graph, weighted))
+        return Result({"rank": graph.xp.zeros(0, dtype)}, 0, 0.0, 0)
+    run = problem(graph, ("pagerank", bool(weighted), dtype.name), lambda: PageRank(graph, weighted, dtype))
     return iterate(run, graph, vectors, damping, tol, max_iter, loop)
 
 
-def check_settings(damping, tol, max_iter):
+def check_settings(damping, tol, max_iter, dtype):
+    """A MinigrError naming the setting that is out of range; else dtype as a numpy.dtype."""
     if not 0 < damping < 1:
         raise MinigrError(f"damping must lie strictly between 0 and 1, got {damping}")
     if not tol > 0 or not ITERATIONS[0](max_iter):
         raise MinigrError(f"tol must be positive and max_iter {ITERATIONS[1]}, got tol={tol}, max_iter={max_iter}")
+    try:
+        checked = numpy.dtype(dtype)
+    except TypeError:
+        checked = None
+    if checked not in (numpy.float64, numpy.float32):
+        raise MinigrError(f"dtype must be float64 or float32, got {dtype!r}")
+    return checked
 
 
 def iterate(run, graph, vectors, damping, tol, max_iter, loop):
@@ -117,50 +143,65 @@ def iterate(run, graph, vectors, damping, tol, max_iter, loop):
 
 class PageRank(Problem):
     name = "pagerank"
+    # neighbor_reduce's walk of the pull: None lets it choose, and its
+    # thread-mapped walk runs the update in the pull's kernel, so that the
+    # shares are double-buffered (grid_22, H100: ...).
+    strategy = None
 
-    def __init__(self, graph, weighted, owned=None):
-        """owned: the vertices whose rank it computes, 0..owned-1 (default all)."""
+    def __init__(self, graph, weighted, dtype, owned=None):
+        """owned: the vertices whose rank it computes, 0..owned-1 (default all);
+        dtype: the per-vertex vectors'."""
         xp, n = graph.xp, graph.num_vertices
         self.graph, self.owned = graph, n if owned is None else owned
-        self.rank, self.share, self.pulled = (xp.empty(n) for _ in range(3))
-        self.teleport, self.dangling_weight = xp.empty(n), xp.empty(n)
+        self.rank, self.teleport, self.dangling_weight = (xp.empty(n, dtype) for _ in range(3))
+        self.pulled = xp.empty(n)  # float64, so that a vertex's shares add up to the float64 update
+        self.shares = xp.empty(n if self.strategy else 2 * n, dtype)
+        self.share = self.shares[:n]  # the half the first iteration reads
+        self.halves = xp.zeros(2, numpy.int64)  # offsets of the halves read and written: set by reset
+        self.spread = xp.zeros(2, numpy.int64)  # masks of teleport and dangling_weight's index: see UPDATE
         self.sums, self.carried = xp.zeros(2 * WAYS), xp.zeros(2)
         self.settings = xp.zeros(2)  # [damping, tolerance]: set by reset, read by the functors
         if weighted:
             out_weight = neighbor_reduce(graph, Functor(OUT_WEIGHT, filename="<pagerank out weight>",
                                                         weights=graph.weights))
-            self.gather = Functor(WEIGHTED_SHARE, filename="<pagerank share>", share=self.share,
-                                  weights=graph.reverse().weights)
+            self.gather = Functor(WEIGHTED_SHARE, filename="<pagerank share>", shares=self.shares,
+                                  halves=self.halves, weights=graph.reverse().weights)
         else:
             out_weight = graph.out_degrees().astype(numpy.float64)
-            self.gather = Functor(SHARE, filename="<pagerank share>", share=self.share)
-        self.is_dangling = (out_weight == 0).astype(numpy.float64)
-        self.inverse_out = (1 - self.is_dangling) / xp.where(out_weight == 0, 1, out_weight)
+            self.gather = Functor(SHARE, filename="<pagerank share>", shares=self.shares, halves=self.halves)
+        self.is_dangling = (out_weight == 0).astype(dtype)
+        self.inverse_out = ((1 - self.is_dangling) / xp.where(out_weight == 0, 1, out_weight)).astype(dtype)
         self.everything = Partition(xp.asarray(numpy.array([0, self.owned], dtype=numpy.int64)))
-        self.update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pulled, sums=self.sums,
-                              carried=self.carried, rank=self.rank, share=self.share, inverse_out=self.inverse_out,
-                              teleport=self.teleport, dangling_weight=self.dangling_weight, settings=self.settings,
-                              ways=numpy.int32(WAYS))
+        self.update = Functor(UPDATE, filename="<pagerank update>", sums=self.sums, carried=self.carried,
+                              rank=self.rank, shares=self.shares, halves=self.halves, inverse_out=self.inverse_out,
+                              teleport=self.teleport, dangling_weight=self.dangling_weight, spread=self.spread,
+                              settings=self.settings, ways=numpy.int32(WAYS), owned=numpy.int64(self.owned))
         self.dangling = Functor(DANGLING_RANK, filename="<pagerank dangling>", is_dangling=self.is_dangling,
                                 rank=self.rank)
         self.start_loop(graph.device, self.iteration,
-                        Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
+                        Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums, halves=self.halves,
                                 carried=self.carried, settings=self.settings, ways=numpy.int32(WAYS)))
 
     def iteration(self):
-        neighbor_reduce(self.graph, self.gather, direction="in", out=self.pulled)
-        transform(self.owned, self.update)
+        neighbor_reduce(self.graph, self.gather, direction="in", out=self.pulled, strategy=self.strategy,
+                        then=self.update)
 
     def reset(self, damping, tolerance, vectors, uniform):
         """vectors: per-vertex arrays (or None: `uniform` everywhere)."""
         self.settings[0], self.settings[1] = damping, tolerance
-        for array, given in ((self.teleport, vectors["personalization"]), (self.rank, vectors["nstart"]),
-                             (self.dangling_weight, vectors["dangling"] if vectors["dangling"] is not None
-                              else vectors["personalization"])):
+        dangling = vectors["dangling"] if vectors["dangling"] is not None else vectors["personalization"]
+        self.spread[...] = self.graph.xp.asarray([0 if given is None else -1 for given in
+                                                  (vectors["personalization"], dangling)])
+        if vectors["nstart"] is None:
+            self.rank.fill(uniform)
+        else:
+            self.rank[...] = vectors["nstart"]
+        for array, given in ((self.teleport, vectors["personalization"]), (self.dangling_weight, dangling)):
             if given is None:
-                array.fill(uniform)
+                array[:1] = uniform  # none on a part without vertices
             else:
                 array[...] = given
+        self.halves[...] = self.graph.xp.asarray([0, len(self.shares) - len(self.share)])
         self.graph.xp.multiply(self.rank, self.inverse_out, out=self.share)
         self.sums.fill(0)
         segreduce_transform(self.everything.offsets, self.dangling, total=self.owned, partition=self.everything,

@@ -101,17 +101,41 @@ def test_sssp_refuses_bad_weights(device):
         sssp(nasty_graphs(device, weighted=True)["grid"], 0, delta=0)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_pagerank(device, name):
-    graph = nasty_graphs(device)[name]
-    result = pagerank(graph, tol=1e-8)
-    rank = to_host(result.values["rank"])
-    reference = networkx.MultiDiGraph()  # duplicates count once per copy, as stored
+def networkx_of(graph):
+    """graph as a networkx MultiDiGraph: duplicates count once per copy, as stored."""
+    reference = networkx.MultiDiGraph()
     reference.add_nodes_from(range(graph.num_vertices))
     matrix = graph.to_scipy().tocoo()
     reference.add_edges_from(zip(matrix.row.tolist(), matrix.col.tolist()))
-    expected = networkx.pagerank(reference, tol=1e-8, weight=None) if graph.num_vertices else {}
+    return reference
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("name", NAMES)
+def test_pagerank(device, name, dtype):
+    graph = nasty_graphs(device)[name]
+    result = pagerank(graph, tol=1e-8, dtype=dtype)
+    rank = to_host(result.values["rank"])
+    assert rank.dtype == dtype
+    expected = networkx.pagerank(networkx_of(graph), tol=1e-8, weight=None) if graph.num_vertices else {}
     numpy.testing.assert_allclose(rank, [expected[v] for v in range(graph.num_vertices)], atol=1e-6, rtol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_pagerank_calls_in_turn_on_one_graph(device, dtype):
+    """The buffers a graph keeps for PageRank start afresh each call: uniform,
+    personalized (the teleport and dangling vectors read whole), uniform again."""
+    for name in ("kronecker", "random_directed", "disconnected_loops_duplicates"):
+        graph = nasty_graphs(device)[name]
+        reference = networkx_of(graph)
+        personal = numpy.random.default_rng(5).random(graph.num_vertices)
+        for given in (None, personal, None, personal[::-1].copy()):
+            rank = to_host(pagerank(graph, tol=1e-8, dtype=dtype,
+                                    personalization=None if given is None else graph.xp.asarray(given)).rank)
+            expected = networkx.pagerank(reference, tol=1e-8, weight=None,
+                                         personalization=None if given is None else dict(enumerate(given)))
+            numpy.testing.assert_allclose(rank, [expected[v] for v in range(graph.num_vertices)], atol=1e-6,
+                                          rtol=0, err_msg=name)
 
 
 def test_pagerank_bad_arguments(device):
@@ -120,6 +144,9 @@ def test_pagerank_bad_arguments(device):
         pagerank(graph, damping=1.0)
     with pytest.raises(MinigrError, match="did not converge"):
         pagerank(graph, tol=1e-15, max_iter=2)
+    for dtype in ("int32", "float16", "ranks"):
+        with pytest.raises(MinigrError, match=f"dtype must be float64 or float32, got '{dtype}'"):
+            pagerank(graph, dtype=dtype)
 
 
 @pytest.mark.parametrize("primitive", [bfs, sssp])
@@ -144,6 +171,8 @@ def test_gpu_and_cpu_agree():
                                          sssp(cpu, source).values["distance"])
         numpy.testing.assert_allclose(to_host(pagerank(gpu).values["rank"]), pagerank(cpu).values["rank"],
                                       atol=1e-9)
+        numpy.testing.assert_allclose(to_host(pagerank(gpu, dtype="float32").rank),
+                                      pagerank(cpu, dtype="float32").rank, atol=1e-7)
         if not cpu.directed:  # the greedy coloring in one order: the same colors
             numpy.testing.assert_array_equal(to_host(color(gpu).values["color"]), color(cpu).values["color"])
 

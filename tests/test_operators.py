@@ -7,6 +7,7 @@ from minigr.frontier import Frontier
 from minigr.operators import (NeighborGroups, advance, advance_pull, compute, filter_frontier, neighbor_reduce,
                               reduce_vertices, split_near_far)
 from minigr.transforms import DeviceCount, Functor, transform
+from minigr.transforms.errors import MinigrError
 
 from conftest import to_host
 from graphs import nasty_graphs
@@ -209,6 +210,34 @@ def test_neighbor_reduce_thread_groups(device, mean_degree):
                                       strategy="thread_mapped" if frontier is None else None))
         expected = [sum(value[dst[src == v]] * 1000 + v) for v in vertices]
         numpy.testing.assert_array_equal(got[vertices], numpy.array(expected, dtype=numpy.int64))
+
+
+@pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
+@pytest.mark.parametrize("mean_degree", [1, 3, 12, 48])
+def test_neighbor_reduce_then(device, strategy, mean_degree):
+    """then(v, result) takes each vertex's result once: in the walk's own
+    kernel when thread-mapped (1 to 32 threads a vertex, so that only some lanes
+    of a warp call it, and their aggregated_add still sums each once)."""
+    from minigr import Graph
+    rng = numpy.random.default_rng(mean_degree)
+    n = 203
+    src, dst = rng.integers(0, n, size=(2, n * mean_degree))
+    graph = Graph.from_edges(src, dst, num_vertices=n, directed=True, device=device)
+    value = rng.integers(-100, 100, size=n).astype(numpy.int64)
+    op = Functor("long long operator()(int v, int u, long long edge) const { return value[u] * 1000 + v; }",
+                 value=graph.xp.asarray(value))
+    taken, total = graph.xp.zeros(n, numpy.int64), graph.xp.zeros(1)
+    then = Functor("""void operator()(long long v, long long result) const {
+        taken[v] += 2 * result + 1;
+        minigr::aggregated_add(total, (double)result);
+    }""", taken=taken, total=total)
+    neighbor_reduce(graph, op, dtype=numpy.int64, strategy=strategy, then=then)
+    expected = numpy.array([sum(value[dst[src == v]] * 1000 + v) for v in range(n)], dtype=numpy.int64)
+    numpy.testing.assert_array_equal(to_host(taken), 2 * expected + 1)
+    assert float(total[0]) == expected.sum()
+    with pytest.raises(MinigrError, match="`then` over every vertex only"):
+        neighbor_reduce(graph, op, frontier=Frontier.from_ids(numpy.arange(3, dtype=numpy.int32), n, device),
+                        then=then)
 
 
 @pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
