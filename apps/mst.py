@@ -15,24 +15,12 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, System
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.operators import neighbor_reduce
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
 
 NONE = 2**63 - 1  # no edge: the min's identity
-# The mirror of edge e = u -> v is v -> u, the same copy among duplicates (rows sort copies by weight).
-SHARED_ID = """void operator()(long long e) const {
-    const int v = col_indices[e];
-    const long long u = sources[e];
-    const long long mirror = lower_bound(v, (int)u) + (e - lower_bound((int)u, v));
-    shared[e] = e < mirror ? e : mirror;
-}
-long long lower_bound(int row, int col) const {
-    long long low = row_offsets[row], high = row_offsets[row + 1];
-    while (low < high) { const long long m = (low + high) / 2; if (col_indices[m] < col) low = m + 1; else high = m; }
-    return low;
-}"""
 # The edge's key: its weight's bits in signed order above its shared id (below 2^32); NONE inside a component.
 LIGHTEST = """long long operator()(int v, int u, long long e) const {
     if (component[u] == component[v]) return none;
@@ -84,8 +72,7 @@ def mst(graph):
     >>> forest.total_weight, forest.num_edges
     (6.0, 3)
     """
-    if graph.directed:
-        raise MinigrError("a minimum spanning forest needs an undirected graph; symmetrize it first (--symmetrize)")
+    check_undirected(graph, "a minimum spanning forest")
     if graph.num_edges >= 2**32:
         raise MinigrError(f"mst takes graphs of fewer than 2^32 stored edges; this one has {graph.num_edges}")
     if graph.weights is not None and graph.num_edges and bool(graph.xp.isnan(graph.weights).any()):
@@ -112,12 +99,12 @@ class MST(Problem):
     def __init__(self, graph):
         xp, n = graph.xp, graph.num_vertices
         self.graph = graph
-        self.sources, self.shared = graph.edge_sources(), xp.empty(graph.num_edges, dtype=numpy.int64)
+        self.sources = graph.edge_sources()
+        # Edge e's id shared with its mirror (v -> u for u -> v, the same copy among duplicates): the lower index.
+        self.shared = xp.minimum(xp.arange(graph.num_edges), graph.reverse_edges())
         self.component, self.parent = xp.empty(n, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)
         self.lightest, self.best, self.owned = (xp.empty(n, dtype=numpy.int64) for _ in range(3))
         self.hooked = xp.zeros(1, dtype=numpy.int32)
-        edges = dict(row_offsets=graph.row_offsets, col_indices=graph.col_indices, sources=self.sources)
-        transform(graph.num_edges, Functor(SHARED_ID, filename="<mst shared id>", shared=self.shared, **edges))
         sets = dict(component=self.component, parent=self.parent, best=self.best, owned=self.owned,
                     none=numpy.int64(NONE))
         self.start = Functor(START, filename="<mst start>", **sets)
@@ -125,7 +112,8 @@ class MST(Problem):
         lightest = Functor(LIGHTEST, filename="<mst lightest>", component=self.component, shared=self.shared,
                            weights=weights, weighted=graph.weights is not None, none=numpy.int64(NONE))
         to_component = Functor(TO_COMPONENT, filename="<mst to component>", lightest=self.lightest, **sets)
-        hook = Functor(HOOK, filename="<mst hook>", hooked=self.hooked, **sets, **edges)
+        hook = Functor(HOOK, filename="<mst hook>", hooked=self.hooked, sources=self.sources,
+                       col_indices=graph.col_indices, **sets)
         compress = Functor(COMPRESS, filename="<mst compress>", **sets)
 
         def boruvka_round():
@@ -138,10 +126,7 @@ class MST(Problem):
     def forest(self):
         """Runs Borůvka's rounds: owned[v] becomes the edge v's component hooked by, or -1. Returns the rounds."""
         transform(self.graph.num_vertices, self.start)
-        rounds, exhausted = self.run_loop("device", self.graph.num_vertices + 1)
-        if exhausted:
-            raise MinigrError(f"internal error: the spanning forest was not done in {rounds} rounds")
-        return rounds
+        return self.finish_loop("device", self.graph.num_vertices + 1, "the spanning forest was not done")
 
 
 def check_mst(graph, src, dst, weight):

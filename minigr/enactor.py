@@ -111,6 +111,15 @@ class Problem:
         self.loop.run(where, max_iterations)
         return self.loop.wait_iterations()
 
+    def finish_loop(self, where, max_iterations, unfinished):
+        """Runs a loop that its algorithm ends within max_iterations (see run_loop): its
+        iterations, waited for; reaching the limit is a bug, raised as "internal error:
+        <unfinished> in <iterations> rounds"."""
+        rounds, exhausted = self.run_loop(where, max_iterations)
+        if exhausted:
+            raise MinigrError(f"internal error: {unfinished} in {rounds} rounds")
+        return rounds
+
 
 def loop_mode(graph, loop, dense="device"):
     """The mode of a traversal's loop (see Loop.run): "auto" is the persistent
@@ -141,6 +150,12 @@ def check_source(graph, source, what="source", where="the graph"):
         ids = f"ids 0 to {n - 1}" if n else "no ids at all"
         raise MinigrError(f"{what} {source} is out of range: {where} has {n} vertices ({ids})")
     return source
+
+
+def check_undirected(graph, what):
+    """A MinigrError unless the graph is undirected (what: who needs it)."""
+    if graph.directed:
+        raise MinigrError(f"{what} needs an undirected graph; symmetrize it first (--symmetrize)")
 
 
 def check_weights(graph, what):
@@ -203,5 +218,5 @@ def problem(graph, key, make):
     return found
 
 
-__all__ = ["Loop", "Problem", "Result", "Timer", "check_source", "check_weights", "count_later", "distribution",
-           "loop_mode", "per_vertex", "problem"]
+__all__ = ["Loop", "Problem", "Result", "Timer", "check_source", "check_undirected", "check_weights", "count_later",
+           "distribution", "loop_mode", "per_vertex", "problem"]

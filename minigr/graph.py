@@ -49,6 +49,19 @@ CSR = """void operator()(long long i) const {
     }
 }"""
 
+# Edge e, from row u to v: its reverse v -> u, of duplicate copies the one of the same rank among
+# its copies (rows sort copies by weight); -1 where there is none.
+REVERSE_EDGE = """void operator()(long long e, long long u, long long) const {
+    const int v = col_indices[e];
+    const long long mirror = lower_bound(v, (int)u) + (e - lower_bound((int)u, v));
+    reverse[e] = mirror < row_offsets[v + 1] && col_indices[mirror] == u ? mirror : -1;
+}
+long long lower_bound(int row, int col) const {
+    long long low = row_offsets[row], high = row_offsets[row + 1];
+    while (low < high) { const long long m = (low + high) / 2; if (col_indices[m] < col) low = m + 1; else high = m; }
+    return low;
+}"""
+
 
 class Graph:
     """A graph in CSR form: out-neighbours of vertex v are
@@ -154,13 +167,15 @@ class Graph:
                      device=self.device), edge_map
 
     def reverse_edges(self):
-        """Of a graph with one copy of each edge: the index of each edge's
-        reverse (v -> u for u -> v; int64), -1 where it has none."""
-        xp, n = self.xp, np.int64(self.num_vertices)
-        src, dst = self.edge_sources(), self.col_indices.astype(np.int64)
-        keys, wanted = src * n + dst, dst * n + src  # keys ascend in CSR order
-        found = xp.minimum(xp.searchsorted(keys, wanted), max(self.num_edges - 1, 0))
-        return xp.where(keys[found] == wanted, found, -1)
+        """The index of each stored edge's reverse (v -> u for u -> v; int64), -1
+        where it has none. Of duplicate copies of an edge, the k-th copy's reverse
+        is the k-th copy of the reverse edge (an undirected graph's rows list the
+        copies by weight, so the two weigh the same)."""
+        reverse = self.xp.empty(self.num_edges, np.int64)
+        lbs_transform(self.row_offsets, Functor(REVERSE_EDGE, filename="<reverse edges>", row_offsets=self.row_offsets,
+                                                col_indices=self.col_indices, reverse=reverse),
+                      total=self.num_edges, partition=self.row_partition)
+        return reverse
 
     def reverse(self):
         """The transpose (in-neighbours as CSR, i.e. the CSC of this graph), built once and

@@ -170,6 +170,28 @@ def test_simple_and_reverse_edges(seed, self_loops, symmetrize):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("symmetrize", [True, False])
+def test_reverse_edges_pair_duplicate_copies(seed, symmetrize):
+    """reverse_edges() on a graph with duplicates: the k-th copy of u -> v and the k-th copy of
+    v -> u are each other's reverse (of one weight in an undirected graph), -1 past the copies."""
+    src, dst, w = random_edges(seed, n=12, m=200)
+    g = Graph.from_edges(src, dst, w, symmetrize=symmetrize, device="cpu")
+    sources, targets = g.edge_sources().tolist(), g.col_indices.tolist()
+    copies = {}
+    for e, pair in enumerate(zip(sources, targets)):
+        copies.setdefault(pair, []).append(e)
+    reverse = g.reverse_edges()
+    assert reverse.dtype == np.int64 and len(reverse) == g.num_edges
+    for (s, d), edges in copies.items():
+        mirrors = copies.get((d, s), [])
+        for k, e in enumerate(edges):
+            assert reverse[e] == (mirrors[k] if k < len(mirrors) else -1)
+            if symmetrize:
+                assert reverse[e] >= 0 and g.weights[reverse[e]] == g.weights[e]
+    assert len(Graph.from_edges([], [], num_vertices=3, device="cpu").reverse_edges()) == 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_out_degrees_and_edge_sources(seed):
     src, dst, _ = random_edges(seed)
     g = Graph.from_edges(src, dst, device="cpu")
