@@ -16,10 +16,10 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.catalog import App, BenchCase, Option, System
+from minigr.catalog import NON_NEGATIVE, SEED, App, BenchCase, Option, System
 from minigr.contract import contract
-from minigr.enactor import Problem, Result, Timer, check_weights
-from minigr.generators import SEEDS, seed_word
+from minigr.enactor import Problem, Result, Timer, check_undirected, check_weights
+from minigr.generators import SPLITMIX, seed_word
 from minigr.operators import NeighborGroups, neighbor_reduce, reduce_vertices
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
@@ -29,11 +29,10 @@ PATIENCE = 6  # sweeps in a row that gain no more than threshold end a level
 # A self-loop counts twice in a degree, as networkx counts it.
 WEIGHT = "double operator()(int v, int u, long long e) const { return (u == v ? 2.0 : 1.0) * weights[e]; }"
 INSIDE = "double operator()(int v, int u, long long e) const { return c[u] == c[v] ? weight(v, u, e) : 0.0; }"
-VALUE = "double operator()(int v) const { return x[v]; }"
 SQUARED = "double operator()(int v) const { return total[v] * total[v]; }"
 # networkx's gain of moving v to each neighbouring community; the best, the smallest id on ties; v moves there
-# when a hash of v, the seed and the sweep falls below the share of vertices that move (quality[3]).
-PICK = """void operator()(long long v) const {
+# when splitmix64's hash of v, the seed and the sweep falls below the share of vertices that move (quality[3]).
+PICK = SPLITMIX + """void operator()(long long v) const {
     const int own = c[v];
     const double k = degree[v], m = settings[0], scale = settings[1] * k / (2 * m * m);
     double to_own = 0;
@@ -49,10 +48,8 @@ PICK = """void operator()(long long v) const {
         }
         g.clear(s);
     }
-    unsigned long long h = (unsigned long long)v * 0x9E3779B97F4A7C15ull ^ seed ^ (unsigned long long)sweep[0] << 40;
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-    next[v] = (double)((h ^ (h >> 31)) >> 11) * 0x1p-53 < quality[3] ? best : own;
+    const uint64_t h = mix((uint64_t)v * 0x9E3779B97F4A7C15ull ^ seed ^ (uint64_t)sweep[0] << 40);
+    next[v] = (double)(h >> 11) * 0x1p-53 < quality[3] ? best : own;
 }"""
 # A sweep starts by undoing the last one where it lowered the modularity; each change of c recounts the totals.
 UNDO = "void operator()(long long v) const { if (quality[1] > 0) c[v] = previous[v]; total[v] = 0; }"
@@ -104,8 +101,7 @@ def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, we
     >>> result.community.tolist(), round(result.modularity, 3)
     ([0, 0, 0, 1, 1, 1], 0.357)
     """
-    if graph.directed:
-        raise MinigrError("louvain needs an undirected graph; symmetrize it first (--symmetrize)")
+    check_undirected(graph, "louvain")
     if weighted:
         check_weights(graph, "weighted Louvain")
     seed = int(seed_word(seed))
@@ -157,12 +153,11 @@ class Moves(Problem):
         move = Functor(MOVE, filename="<louvain move>", previous=self.previous, next=self.next, **counts)
         add = Functor(ADD, filename="<louvain add>", **counts)
         inside = Functor(INSIDE, filename="<louvain inside>", c=self.c, weight=weight)
-        summed = Functor(VALUE, filename="<louvain summed>", x=self.inside)
         squared = Functor(SQUARED, filename="<louvain squared>", total=self.total)
 
         def measure():
             neighbor_reduce(graph, inside, out=self.inside)
-            reduce_vertices(graph, summed, out=self.sums[0:1])
+            reduce_vertices(graph, self.inside, out=self.sums[0:1])
             reduce_vertices(graph, squared, out=self.sums[1:2])
 
         def sweep():
@@ -192,12 +187,10 @@ class Moves(Problem):
 APP = App(
     "louvain", louvain, "Louvain communities (modularity, networkx's levels and threshold)", ("community",),
     lambda graph, source, values, options: validate.check_louvain(graph, values["community"], **options),
-    options=(Option("resolution", float, 1.0, "below 1 favours larger communities (default 1)",
-                    (lambda x: x >= 0, "a number >= 0")),
+    options=(Option("resolution", float, 1.0, "below 1 favours larger communities (default 1)", NON_NEGATIVE),
              Option("threshold", float, 1e-7, "levels stop when one gains no more modularity (default 1e-7)",
-                    (lambda x: x >= 0, "a number >= 0")),
-             Option("seed", int, 0, "draws which vertices move in each sweep (default 0)",
-                    (lambda x: 0 <= x < 2**64, SEEDS))),
+                    NON_NEGATIVE),
+             Option("seed", int, 0, "draws which vertices move in each sweep (default 0)", SEED)),
     needs="undirected",
     bench=(BenchCase("louvain", "community", (
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.louvain_networkx(i.networkx),

@@ -14,6 +14,7 @@ import numbers
 
 import numpy
 
+from .generators import SEEDS
 from .transforms.errors import MinigrError
 
 # A way to compute a primitive that the bench times: name; device ("gpu" or
@@ -24,9 +25,10 @@ from .transforms.errors import MinigrError
 System = collections.namedtuple("System", "name device run traced skip once", defaults=(False, None, False))
 # Limits shared by options: (test, what the value must be).
 POSITIVE = (lambda x: math.isfinite(x) and x > 0, "a positive number")
+NON_NEGATIVE = (lambda x: x >= 0, "a number >= 0")
 AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
 ITERATIONS = (lambda x: 1 <= x < 2**31, "from 1 to 2^31 - 1")  # a loop's iteration counter is 32-bit
-AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
+SEED = (lambda x: 0 <= x < 2**64, SEEDS)  # a 64-bit seed (minigr.generators.seed_word)
 
 
 def vertex_ids(text):

@@ -278,6 +278,15 @@ def test_reduce_vertices(graph, reduce):
     numpy.testing.assert_allclose(to_host(out), [-1, expected, -1], rtol=1e-12)
 
 
+@pytest.mark.parametrize("reduce", ["sum", "max"])
+def test_reduce_vertices_of_an_array(graph, reduce):
+    """An array in place of the functor: its values reduced, into out's dtype (int64 counts here)."""
+    degrees = graph.out_degrees()
+    out = graph.xp.zeros(1, dtype=numpy.int64)
+    reduce_vertices(graph, degrees, out=out, reduce=reduce)
+    assert int(out[0]) == getattr(numpy, reduce)(to_host(degrees), initial=0)
+
+
 @pytest.mark.parametrize("loops", [True, False])
 def test_neighbor_groups(graph, loops):
     """Per vertex, op's values summed by the neighbour's label (a user functor walks each table into a dense
