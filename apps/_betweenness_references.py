@@ -10,7 +10,7 @@ from minigr.catalog import System
 from minigr.enactor import Timer
 from minigr.graph import to_host
 
-from ._sources import pick_sources, scales
+from ._sources import pick_sources, rescaled, scales
 
 REFERENCE = "SciPy sparse products (CPU)"
 BATCH_ENTRIES = 2**24  # dense (vertex or edge) x source entries per batch of sources
@@ -72,13 +72,10 @@ def expected(graph, options, edges):
                                     not edges)
     endpoints = edges or options.get("endpoints", False)
     centrality, flow = brandes_scipy(graph, sources, endpoints and not edges, edges)
-    source_scale, scale = scales(n, sampled and len(sources), graph.directed, options.get("normalized", True),
-                                 endpoints)
+    normalized = options.get("normalized", True)
     if edges:
-        return flow * scale
-    factor = numpy.full(n, scale)
-    factor[sources] = source_scale
-    return centrality * factor
+        return flow * scales(n, sampled and len(sources), graph.directed, normalized, endpoints)[1]
+    return rescaled(centrality, sources, sampled, graph.directed, normalized, endpoints)
 
 
 @validate.verdict_on_misshapen

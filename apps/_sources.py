@@ -8,6 +8,7 @@ import random
 import numpy
 
 from minigr.generators import seed_word
+from minigr.transforms import array_module, device_of
 from minigr.transforms.errors import MinigrError
 
 
@@ -43,3 +44,14 @@ def scales(n, sampled, directed, normalized, endpoints):
     if normalized:
         return (1 / ((count - 1) * (ends - 1)) if count > 1 else math.nan), 1 / (count * (ends - 1))
     return (ends / ((count - 1) * halves) if count > 1 else math.nan), ends / (count * halves)
+
+
+def rescaled(centrality, sources, sampled, directed, normalized, endpoints):
+    """Vertex centralities (NumPy or CuPy) summed over `sources` (a list), scaled
+    as networkx scales them (scales: the sources by one factor, the other
+    vertices by another); sampled as pick_sources tells it."""
+    source_scale, scale = scales(len(centrality), sampled and len(sources), directed, normalized, endpoints)
+    xp = array_module(device_of(centrality))
+    factor = xp.full(len(centrality), scale)
+    factor[xp.asarray(numpy.asarray(sources, dtype=numpy.int64))] = source_scale
+    return centrality * factor

@@ -12,15 +12,14 @@ edges count once and self-loops lie on no shortest path, as in networkx.
 apps/edge_betweenness.py keeps the flow of each edge from the same passes."""
 import numpy
 
-from minigr.catalog import AT_LEAST_1, IDS, App, BenchCase, Option, vertex_ids
+from minigr.catalog import AT_LEAST_1, IDS, SEED_WORD, App, BenchCase, Option, vertex_ids
 from minigr.enactor import Loop, Problem, Result, Timer, loop_mode, problem
 from minigr.frontier import Frontier
-from minigr.generators import SEEDS
 from minigr.operators import advance, compute
 from minigr.transforms import Functor, transform
 
 from . import _betweenness_references as references
-from ._sources import pick_sources, scales
+from ._sources import pick_sources, rescaled
 
 WIDTH = 64  # sources walked at once, a bit each in a vertex's mask
 MEMORY = 2**33  # bytes the per-(vertex, source) arrays may take: fewer sources at once beyond
@@ -86,7 +85,6 @@ ACCUMULATE = """void operator()(int v, int) const {
 SOURCE_ENDS = """void operator()(long long b) const {
     if (endpoints[0]) atomicAdd(&centrality[sources[first + b]], (double)reached[b]);
 }"""
-BACK = "bool operator()() const { return frontier.previous_level() > 0; }"  # down to the sources' level
 
 
 def betweenness(graph, *, k=None, seed=0, sources=None, normalized=True, endpoints=False, loop="device"):
@@ -118,15 +116,11 @@ def betweenness(graph, *, k=None, seed=0, sources=None, normalized=True, endpoin
     >>> minigr.betweenness(path).betweenness.tolist()
     [0.0, 1.0, 0.0]
     """
-    n = graph.num_vertices
-    chosen, sampled = pick_sources(graph, k, seed, sources, k == n)
+    chosen, sampled = pick_sources(graph, k, seed, sources, k == graph.num_vertices)
     run = problem(graph, ("brandes", False), lambda: Brandes(graph, per_edge=False))
     with Timer(graph.device) as timer:
         run.accumulate(chosen, endpoints, loop_mode(graph, loop))
-        source_scale, scale = scales(n, sampled and len(chosen), graph.directed, normalized, endpoints)
-        factor = graph.xp.full(n, scale)
-        factor[graph.xp.asarray(numpy.asarray(chosen, dtype=numpy.int64))] = source_scale
-        centrality = run.centrality * factor
+        centrality = rescaled(run.centrality, chosen, sampled, graph.directed, normalized, endpoints)
     return Result({"betweenness": centrality}, len(chosen), timer.ms, run.edges * len(chosen))
 
 
@@ -167,8 +161,8 @@ class Brandes(Problem):
             advance(self.simple, self.frontier, dependency)
             compute(self.simple, self.frontier, add)
         self.forward = Loop("betweenness forward", graph.device, forward, self.frontier.not_empty())
-        self.backward = Loop("betweenness backward", graph.device, backward,
-                             Functor(BACK, filename="<betweenness back>", frontier=self.frontier.view))
+        # Back from the deepest level down to the sources' level.
+        self.backward = Loop("betweenness backward", graph.device, backward, self.frontier.previous_not_empty())
 
     def accumulate(self, sources, endpoints, loop):
         """Queues both passes from the sources, `width` at a time, the sums
@@ -202,7 +196,7 @@ def check_betweenness(graph, values, options):
 
 # The sampling of sources, as edge_betweenness takes it too.
 SAMPLING = (Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
-            Option("seed", int, 0, "seed of the sampling (default 0)", (lambda x: 0 <= x < 2**64, SEEDS)))
+            Option("seed", int, 0, "seed of the sampling (default 0)", SEED_WORD))
 APP = App(
     "betweenness", betweenness, "betweenness centrality of every vertex (networkx's, unweighted; exact or sampled)",
     ("betweenness",), lambda graph, source, values, options: check_betweenness(graph, values, options),

@@ -16,7 +16,7 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.catalog import NON_NEGATIVE, SEED, App, BenchCase, Option, System
+from minigr.catalog import NON_NEGATIVE, SEED_WORD, App, BenchCase, Option, System
 from minigr.contract import contract
 from minigr.enactor import Problem, Result, Timer, check_undirected, check_weights
 from minigr.generators import SPLITMIX, seed_word
@@ -190,7 +190,7 @@ APP = App(
     options=(Option("resolution", float, 1.0, "below 1 favours larger communities (default 1)", NON_NEGATIVE),
              Option("threshold", float, 1e-7, "levels stop when one gains no more modularity (default 1e-7)",
                     NON_NEGATIVE),
-             Option("seed", int, 0, "draws which vertices move in each sweep (default 0)", SEED)),
+             Option("seed", int, 0, "draws which vertices move in each sweep (default 0)", SEED_WORD)),
     needs="undirected",
     bench=(BenchCase("louvain", "community", (
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.louvain_networkx(i.networkx),

@@ -28,7 +28,7 @@ POSITIVE = (lambda x: math.isfinite(x) and x > 0, "a positive number")
 NON_NEGATIVE = (lambda x: x >= 0, "a number >= 0")
 AT_LEAST_1 = (lambda x: x >= 1, "at least 1")
 ITERATIONS = (lambda x: 1 <= x < 2**31, "from 1 to 2^31 - 1")  # a loop's iteration counter is 32-bit
-SEED = (lambda x: 0 <= x < 2**64, SEEDS)  # a 64-bit seed (minigr.generators.seed_word)
+SEED_WORD = (lambda x: 0 <= x < 2**64, SEEDS)  # a seed, as minigr.generators.seed_word takes it
 
 
 def vertex_ids(text):

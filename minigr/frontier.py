@@ -31,6 +31,7 @@ __device__ long long appended_edges() const { return bounds[minigr::level::NEXT_
 _NEXT_LEVEL = "void operator()(long long) const { frontier.next_level(); }"
 _PREVIOUS_LEVEL = "void operator()(long long) const { frontier.previous_level(); }"
 _NOT_EMPTY = "bool operator()() const { return frontier.next_level() > 0; }"
+_PREVIOUS_NOT_EMPTY = "bool operator()() const { return frontier.previous_level() > 0; }"
 _SEED = "void operator()(long long i) const { frontier.append_unique(ids[i], 0); }"
 # Functors rather than CuPy calls, which CuPy would compile on first use (0.1 s each on an H100).
 _UNSTAMPED = "void operator()(long long v) const { stamps[v] = -1; }"
@@ -114,6 +115,12 @@ class Frontier:
     def not_empty(self):
         """A loop condition: makes the next level current and holds if it has vertices."""
         return Functor(_NOT_EMPTY, filename="<frontier not empty>", frontier=self.view)
+
+    def previous_not_empty(self):
+        """A loop condition for a frontier keeping its levels, the backward
+        counterpart of not_empty(): makes the previous level current and holds
+        if there was one, so that a loop walks the levels back down to level 0."""
+        return Functor(_PREVIOUS_NOT_EMPTY, filename="<frontier previous not empty>", frontier=self.view)
 
     def wait_size(self):
         """The current level's vertex count: waits for the work queued before it."""
