@@ -13,13 +13,12 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.catalog import SEED_WORD, App, BenchCase, Option, System
+from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
-from minigr.generators import SEEDS, seed_word
+from minigr.generators import seed_word
 from minigr.operators import AdvanceFunctor, advance, compute, neighbor_reduce
 from minigr.transforms import DeviceCount, Functor, transform
-from minigr.transforms.errors import MinigrError
 
 HEADERS = (FRONTIER_HEADER, Path(FRONTIER_HEADER).parent / "color.h")
 GREEDY = "largest-first greedy (CPU)"  # the bench's reference coloring
@@ -83,8 +82,7 @@ def color(graph, *, seed=0, loop="device"):
     >>> result.color.tolist(), result.num_colors
     ([0, 1, 2], 3)
     """
-    if graph.directed:
-        raise MinigrError("coloring needs an undirected graph; symmetrize it first (--symmetrize)")
+    check_undirected(graph, "coloring")
     n = graph.num_vertices
     if n == 0:
         return Result({"color": graph.xp.zeros(0, dtype=numpy.int32)}, 0, 0.0, 0, {"num_colors": 0})
@@ -92,10 +90,8 @@ def color(graph, *, seed=0, loop="device"):
     with Timer(graph.device) as timer:
         run.reset(seed)
         # each round decides the first undecided vertex or moves it to its next 32 colors
-        rounds, exhausted = run.run_loop(loop, min(n + graph.num_edges // 32 + 1, 2**31 - 1))
+        rounds = run.finish_loop(loop, min(n + graph.num_edges // 32 + 1, 2**31 - 1), "coloring did not finish")
         colors = (run.state & numpy.uint64(0xFFFFFFFF)).astype(numpy.int32)
-    if exhausted:
-        raise MinigrError(f"internal error: coloring did not finish in {rounds} rounds")
     run.narrow.check_waiting()
     run.broad.check_waiting()
     return Result({"color": colors}, rounds, timer.ms, graph.num_edges, {"num_colors": int(colors.max()) + 1})
@@ -157,7 +153,7 @@ APP = App(
     "color", color, "graph coloring: a color per vertex, no edge joining equal colors", ("color",),
     lambda graph, source, values, options: validate.check_coloring(graph, values["color"]),
     options=(Option("seed", int, 0, "tie-break among vertices of equal degree: 0 the lower id, else a "
-                                    "random order from the seed (default 0)", (lambda x: 0 <= x < 2**64, SEEDS)),),
+                                    "random order from the seed (default 0)", SEED_WORD),),
     needs="undirected",
     bench=(BenchCase("color", "color", (System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None:
                                                alt.color_cupy(i.graph.row_offsets, i.graph.col_indices)),

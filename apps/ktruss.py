@@ -16,7 +16,7 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.frontier import Frontier
 from minigr.transforms import Functor, intersect_transform, transform
 from minigr.transforms.errors import MinigrError
@@ -85,8 +85,7 @@ def ktruss(graph, *, k=3, loop="device"):
     >>> result.target[result.in_truss == 0].tolist()
     [3, 2]
     """
-    if graph.directed:
-        raise MinigrError("ktruss needs an undirected graph; symmetrize it first (--symmetrize)")
+    check_undirected(graph, "ktruss")
     run = problem(graph, ("ktruss",), lambda: Truss(graph))
     if run.self_loops:
         raise MinigrError("the k-truss is not defined on a graph with self-loops (networkx refuses them too); "

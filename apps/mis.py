@@ -11,14 +11,13 @@ loop on the device."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.catalog import SEED_WORD, App, BenchCase, Option, System
+from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.frontier import Frontier
-from minigr.generators import SEEDS, seed_word
+from minigr.generators import seed_word
 from minigr.graph import to_host
 from minigr.operators import compute, filter_frontier, neighbor_reduce
 from minigr.transforms import Functor
-from minigr.transforms.errors import MinigrError
 from minigr.validate import finding, verdict
 
 UNDECIDED, IN, OUT = 0, 1, 2
@@ -64,8 +63,7 @@ def mis(graph, *, seed=0, loop="device"):
     >>> result.in_set.tolist(), result.size
     ([1, 0, 1, 0, 1], 3)
     """
-    if graph.directed:
-        raise MinigrError("a maximal independent set needs an undirected graph; symmetrize it first (--symmetrize)")
+    check_undirected(graph, "a maximal independent set")
     seed = seed_word(seed)
     n = graph.num_vertices
     if n == 0:
@@ -73,10 +71,9 @@ def mis(graph, *, seed=0, loop="device"):
     run = problem(graph, ("mis",), lambda: MIS(graph))
     with Timer(graph.device) as timer:
         run.reset(seed)
-        rounds, exhausted = run.run_loop(loop, n + 1)  # each round decides the highest undecided vertex
+        # each round decides the highest undecided vertex
+        rounds = run.finish_loop(loop, n + 1, "the independent set was not done")
         in_set = (run.state == IN).astype(numpy.int8)
-    if exhausted:
-        raise MinigrError(f"internal error: the independent set was not done in {rounds} rounds")
     run.undecided.check_waiting()
     return Result({"in_set": in_set}, rounds, timer.ms, graph.num_edges, {"size": int(in_set.sum())})
 
@@ -129,7 +126,7 @@ APP = App(
     "mis", mis, "maximal independent set (Luby): no two members adjacent, no vertex can join", ("in_set",),
     lambda graph, source, values, options: check_mis(graph, values["in_set"]),
     options=(Option("seed", int, 0, "draws the random priorities: the same seed, the same set (default 0)",
-                    (lambda x: 0 <= x < 2**64, SEEDS)),),
+                    SEED_WORD),),
     needs="undirected",
     bench=(BenchCase("mis", "in_set", (
         System("CuPy composed Luby (scatter_max)", "gpu", lambda i, trace=None: alt.mis_cupy(

@@ -14,7 +14,7 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import PAIRS, App, BenchCase, Option, System, vertex_pairs
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.graph import to_host
 from minigr.transforms import Functor, intersect_transform, transform
 from minigr.transforms.errors import MinigrError
@@ -57,8 +57,7 @@ def similarity(graph, *, pairs=None):
     >>> result.jaccard.tolist(), result.overlap.tolist()
     ([1.0, 0.0], [1.0, 0.0])
     """
-    if graph.directed:
-        raise MinigrError("similarity needs an undirected graph; symmetrize it first (--symmetrize)")
+    check_undirected(graph, "similarity")
     first, second = pair_arrays(graph, pairs)
     run = problem(graph, ("similarity",), lambda: Similarity(graph))
     with Timer(graph.device) as timer:

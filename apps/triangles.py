@@ -15,11 +15,10 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, System
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, advance
 from minigr.transforms import Functor, intersect_transform
-from minigr.transforms.errors import MinigrError
 
 from ._sparse_products import (cupy_matrix, cupy_system, degree_ordered_upper, lower_triangle_products,
                                lower_triangle_total, networkx_total, scipy_system, spgemm_triangles, total_triangles)
@@ -65,8 +64,7 @@ def triangles(graph):
     >>> result.triangles.tolist(), result.total
     ([3, 3, 3, 3], 4)
     """
-    if graph.directed:
-        raise MinigrError("triangles needs an undirected graph; symmetrize it first (--symmetrize)")
+    check_undirected(graph, "triangles")
     run = problem(graph, ("triangles", False), lambda: Triangles(graph, weighted=False))
     with Timer(graph.device) as timer:
         run.count()

@@ -53,6 +53,19 @@ def test_loop_stops_at_its_limit_and_says_so(xp, where):
         loop.run("gpu", 5)
 
 
+@pytest.mark.parametrize("where", WHERE)
+def test_problem_finish_loop_takes_its_limit_for_a_bug(xp, where):
+    """Problem.finish_loop: the iterations of a loop that ends by itself; one that reaches
+    its limit is an internal error naming what was not done."""
+    from minigr.enactor import Problem
+    run = Problem()
+    run.loop, _, total = counting_loop(xp, 7)
+    assert run.finish_loop(where, 10, "the count was not done") == 7
+    total.fill(0)
+    with pytest.raises(MinigrError, match=r"^internal error: the count was not done in 5 rounds$"):
+        run.finish_loop(where, 5, "the count was not done")
+
+
 BRANCHY = "void operator()(long long i) const { hits[which] += 1; }"
 EVEN = "bool operator()() const { return it[0] % 2 == 0; }"
 MULTIPLE_OF_3 = "bool operator()() const { return it[0] % 3 == 0; }"

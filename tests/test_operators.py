@@ -7,7 +7,6 @@ from minigr.frontier import Frontier
 from minigr.operators import (NeighborGroups, advance, advance_pull, compute, filter_frontier, neighbor_reduce,
                               reduce_vertices, split_near_far)
 from minigr.transforms import DeviceCount, Functor, transform
-from minigr.transforms.errors import MinigrError
 
 from conftest import to_host
 from graphs import nasty_graphs
@@ -213,34 +212,6 @@ def test_neighbor_reduce_thread_groups(device, mean_degree):
 
 
 @pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
-@pytest.mark.parametrize("mean_degree", [1, 3, 12, 48])
-def test_neighbor_reduce_then(device, strategy, mean_degree):
-    """then(v, result) takes each vertex's result once: in the walk's own
-    kernel when thread-mapped (1 to 32 threads a vertex, so that only some lanes
-    of a warp call it, and their aggregated_add still sums each once)."""
-    from minigr import Graph
-    rng = numpy.random.default_rng(mean_degree)
-    n = 203
-    src, dst = rng.integers(0, n, size=(2, n * mean_degree))
-    graph = Graph.from_edges(src, dst, num_vertices=n, directed=True, device=device)
-    value = rng.integers(-100, 100, size=n).astype(numpy.int64)
-    op = Functor("long long operator()(int v, int u, long long edge) const { return value[u] * 1000 + v; }",
-                 value=graph.xp.asarray(value))
-    taken, total = graph.xp.zeros(n, numpy.int64), graph.xp.zeros(1)
-    then = Functor("""void operator()(long long v, long long result) const {
-        taken[v] += 2 * result + 1;
-        minigr::aggregated_add(total, (double)result);
-    }""", taken=taken, total=total)
-    neighbor_reduce(graph, op, dtype=numpy.int64, strategy=strategy, then=then)
-    expected = numpy.array([sum(value[dst[src == v]] * 1000 + v) for v in range(n)], dtype=numpy.int64)
-    numpy.testing.assert_array_equal(to_host(taken), 2 * expected + 1)
-    assert float(total[0]) == expected.sum()
-    with pytest.raises(MinigrError, match="`then` over every vertex only"):
-        neighbor_reduce(graph, op, frontier=Frontier.from_ids(numpy.arange(3, dtype=numpy.int32), n, device),
-                        then=then)
-
-
-@pytest.mark.parametrize("strategy", ["lbs", "thread_mapped"])
 def test_neighbor_reduce_no_vertices(device, strategy):
     from minigr import Graph
     graph = Graph.from_edges(numpy.zeros(0, int), numpy.zeros(0, int), num_vertices=0, directed=True, device=device)
@@ -276,15 +247,6 @@ def test_reduce_vertices(graph, reduce):
     identity = {"sum": 0.0, "max": -numpy.inf, "min": numpy.inf}[reduce]
     expected = getattr(numpy, reduce)(values, initial=identity)
     numpy.testing.assert_allclose(to_host(out), [-1, expected, -1], rtol=1e-12)
-
-
-@pytest.mark.parametrize("reduce", ["sum", "max"])
-def test_reduce_vertices_of_an_array(graph, reduce):
-    """An array in place of the functor: its values reduced, into out's dtype (int64 counts here)."""
-    degrees = graph.out_degrees()
-    out = graph.xp.zeros(1, dtype=numpy.int64)
-    reduce_vertices(graph, degrees, out=out, reduce=reduce)
-    assert int(out[0]) == getattr(numpy, reduce)(to_host(degrees), initial=0)
 
 
 @pytest.mark.parametrize("loops", [True, False])
@@ -387,32 +349,6 @@ def test_frontier_keeps_its_levels(device, xp):
     filter_frontier(frontier, out=frontier)  # 40 vertices kept > 30
     with pytest.raises(Exception, match="overflowed"):
         frontier.check_waiting()
-
-
-@pytest.mark.parametrize("where", ["device", "host", "persistent"])
-def test_loop_walks_kept_levels_back(device, xp, where):
-    """A loop on previous_not_empty() visits the kept levels from the deepest down to level 0,
-    one an iteration, and stops there."""
-    from minigr import Graph
-    from minigr.enactor import Loop
-    n, levels = 40, [numpy.arange(0, 2), numpy.arange(2, 9), numpy.arange(9, 10), numpy.arange(10, 25)]
-    graph = Graph.from_edges([], [], num_vertices=n, device=device)
-    frontier = Frontier(n, device, capacity=n, levels=len(levels) + 1)
-    order = xp.full(n, -1, numpy.int32)
-    stamp = Functor("void operator()(int v, int iteration) const { order[v] = iteration; }", order=order)
-    loop = Loop("back", device, lambda: compute(graph, frontier, stamp, iteration=loop.iteration),
-                frontier.previous_not_empty())
-    frontier.reset(levels[0])
-    for ids in levels[1:] + [numpy.arange(0)]:
-        filter_frontier(Frontier.from_ids(ids, n, device), out=frontier)
-        frontier.next_level()
-    frontier.previous_level()  # the deepest level
-    loop.run(where, n)
-    assert loop.wait_iterations() == (len(levels), False)
-    expected = numpy.full(n, -1)
-    for number, ids in enumerate(levels):
-        expected[ids] = len(levels) - 1 - number
-    numpy.testing.assert_array_equal(to_host(order), expected)
 
 
 def test_frontier_checks_ids(device):

@@ -31,14 +31,13 @@ _BOUNDS = """void operator()(long long s, long long& begin, long long& end) cons
     begin = row_offsets[v];
     end = row_offsets[v + 1];
 }"""
-_THEN = "void operator()(long long v) const { then(v, out[v]); }"
 _COMBINE = """void operator()(long long edge, long long seg, long long rank) const {
     minigr::combine_edge<%s>(*this, edge, seg);
 }"""
 
 
 def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", reduce="sum", identity=None,
-                    dtype=numpy.float64, strategy=None, then=None):
+                    dtype=numpy.float64, strategy=None):
     """out[v], for each vertex v of `frontier`'s current level (None: every
     vertex), becomes the reduction (`reduce`: "sum", "min", "max" or a C
     expression in a and b with its identity) of op(v, neighbor, edge) over v's
@@ -48,11 +47,7 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
     Returns out. strategy (every vertex only): "lbs", "thread_mapped" (a group
     of threads per vertex: one on the CPU, on the GPU a power of two near half
     the mean degree, at most a warp), or None for thread_mapped when no vertex
-    has over GROUP_MAX_DEGREE edges. then (every vertex only): a functor
-    then(long long v, T result) that takes each vertex's result: the
-    thread-mapped walk calls it in the same kernel and leaves out alone, the
-    load-balanced one stores out and then calls it; op must not read what
-    then writes."""
+    has over GROUP_MAX_DEGREE edges."""
     if direction not in ("out", "in"):
         raise MinigrError(f"direction must be 'out' or 'in', got {direction!r}")
     g = graph if direction == "out" else graph.reverse()
@@ -64,8 +59,6 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
     combine, identity = reduction(reduce, identity, out.dtype)
     captures = dict(op=op, row_offsets=g.row_offsets, col_indices=g.col_indices)
     if frontier is not None:
-        if then is not None:
-            raise MinigrError("neighbor_reduce takes `then` over every vertex only, not over a frontier")
         transform(frontier.size, Functor(_IDENTITY, filename="<neighbor_reduce identity>", out=out,
                                          identity=identity, frontier=frontier.view))
         segment_transform(frontier.size, Functor(_BOUNDS, filename="<neighbor_reduce bounds>", headers=HEADERS,
@@ -76,18 +69,13 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
     if strategy is None:
         strategy = "thread_mapped" if g.max_out_degree <= GROUP_MAX_DEGREE else "lbs"
     if strategy == "lbs":
-        segreduce_transform(g.row_offsets, Functor(_VALUE % (ctype, ctype), filename="<neighbor_reduce>",
-                                                   headers=HEADERS, **captures),
-                            op=reduce, identity=identity, total=g.num_edges, partition=g.row_partition, out=out)
-        if then is not None:
-            transform(g.num_vertices, Functor(_THEN, filename="<neighbor_reduce then>", then=then, out=out))
-        return out
+        return segreduce_transform(g.row_offsets, Functor(_VALUE % (ctype, ctype), filename="<neighbor_reduce>",
+                                                          headers=HEADERS, **captures),
+                                   op=reduce, identity=identity, total=g.num_edges, partition=g.row_partition, out=out)
     if strategy != "thread_mapped":
         raise MinigrError(f"strategy must be 'lbs' or 'thread_mapped', got {strategy!r}")
     n = g.num_vertices
     group = group_size(g)
-    if then is not None:
-        captures["then"] = then
     items = n if group == 1 else -(-n * group // 32) * 32  # whole warps: every lane reaches the shuffle
     transform(items, Functor(_GROUP % (group, ctype), filename="<neighbor_reduce thread-mapped>", headers=HEADERS,
                              combine=combine, identity=identity, out=out, n=numpy.int64(n), **captures))

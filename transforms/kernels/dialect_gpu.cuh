@@ -56,20 +56,16 @@ __device__ __forceinline__ void aggregated_add(long long* counter, unsigned valu
     if ((threadIdx.x & 31) == __ffs(lanes) - 1) atomicAdd(counter, (long long)sum);
 }
 
-// atomicAdd(sum, value) for every calling lane of a warp (all on one sum),
-// with one atomic: a whole warp sums by a shuffle tree, some of its lanes (a
-// lane per group of threads, say) by the first of them reading each in turn.
+// atomicAdd(sum, value) for every calling lane of a warp, with one atomic
+// where the whole warp calls (a warp's shuffle sum first).
 __device__ __forceinline__ void aggregated_add(double* sum, double value)
 {
-    const unsigned lanes = __activemask();
-    if (lanes == FULL_MASK) {
-        for (int d = 16; d > 0; d >>= 1) value += __shfl_xor_sync(FULL_MASK, value, d);
-    } else {
-        double total = 0;
-        for (unsigned rest = lanes; rest; rest &= rest - 1) total += __shfl_sync(lanes, value, __ffs(rest) - 1);
-        value = total;
+    if (__activemask() != FULL_MASK) {
+        atomicAdd(sum, value);
+        return;
     }
-    if ((threadIdx.x & 31) == __ffs(lanes) - 1) atomicAdd(sum, value);
+    for (int d = 16; d > 0; d >>= 1) value += __shfl_xor_sync(FULL_MASK, value, d);
+    if ((threadIdx.x & 31) == 0) atomicAdd(sum, value);
 }
 
 // A decision's destination in a CUDA graph: the conditional node of `handle`.

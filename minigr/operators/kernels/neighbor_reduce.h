@@ -3,15 +3,8 @@
 // identity, out, row_offsets, col_indices, and n or a frontier view.
 namespace minigr {
 
-// Whether Self has a member `then` (a functor taking each vertex's result).
-template <class Self, class = void>
-struct HasThen { static constexpr bool value = false; };
-template <class Self>
-struct HasThen<Self, decltype((void)&Self::then)> { static constexpr bool value = true; };
-
 // GROUP consecutive threads take vertex i / GROUP of all n: their loads of its
-// edges coalesce, and a shuffle combines their partial results, which the
-// group's first thread stores, or hands to then(v, result).
+// edges coalesce, and a shuffle combines their partial results.
 template <int GROUP, class T, class Self>
 __device__ __forceinline__ void reduce_group(const Self& self, long long i)
 {
@@ -25,10 +18,7 @@ __device__ __forceinline__ void reduce_group(const Self& self, long long i)
     if constexpr (GROUP > 1) {
         for (int d = GROUP / 2; d > 0; d >>= 1) acc = self.combine(acc, __shfl_xor_sync(0xffffffffu, acc, d, GROUP));
     }
-    if (v < self.n && lane == 0) {
-        if constexpr (HasThen<Self>::value) self.then(v, acc);
-        else self.out[v] = acc;
-    }
+    if (v < self.n && lane == 0) self.out[v] = acc;
 }
 
 // The value of edge `edge` of vertex `seg`, for a segmented reduction over rows.
