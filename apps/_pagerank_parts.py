@@ -36,8 +36,6 @@ class PartitionedPageRank(PageRank):
     shares to the proxies; after it, the sums (change, dangling rank) are
     summed over the parts."""
 
-    strategy = "lbs"  # the pull ends before the update: one buffer of shares, which the Border exchanges
-
     def __init__(self, part, weighted, dtype):
         self.part = part
         super().__init__(part.graph, weighted, dtype, part.owned)

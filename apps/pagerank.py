@@ -13,47 +13,39 @@ from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
-from minigr.transforms import Functor, Partition, segreduce_transform
+from minigr.transforms import Functor, Partition, segreduce_transform, transform
 from minigr.transforms.errors import MinigrError
 
-# shares: rank / out-weight of each vertex, read from the half at halves[0] and
-# written to the one at halves[1] (see PageRank.strategy).
-SHARE = "double operator()(int v, int u, long long edge) const { return shares[halves[0] + u]; }"
-WEIGHTED_SHARE = """double operator()(int v, int u, long long edge) const {
-    return shares[halves[0] + u] * weights[edge];
-}"""
+SHARE = "double operator()(int v, int u, long long edge) const { return share[u]; }"
+WEIGHTED_SHARE = "double operator()(int v, int u, long long edge) const { return share[u] * weights[edge]; }"
 OUT_WEIGHT = "double operator()(int v, int u, long long edge) const { return weights[edge]; }"
-# One vertex's new rank from its pulled shares (none for a proxy, v >= owned,
-# whose share its owner sends); its change and, dangling, its rank are summed into
+# One vertex's new rank; its change and, dangling, its rank are summed into
 # sums = WAYS copies of [L1 change, dangling rank] (made 0 by the step), a
-# warp's atomics into the copy of its items, (v >> 5) % WAYS: on one address
-# every warp's atomic queued (grid_22: 0.70 ms an iteration with 2 sums).
+# warp's atomics into the copy of its items, (v >> 5) % WAYS, each copy on a
+# 128-byte line of its own (SPACING doubles apart): atomics on one line queue
+# (grid_22, H100: 0.70 ms an iteration with 2 sums; float32 0.27 ms with 64
+# copies on 8 lines, 0.19 on 64).
 # carried[0] is the dangling rank of the ranks it starts from (inverse_out is
 # 0 for dangling vertices). spread[0] and [1] mask v for teleport and
 # dangling_weight: 0 when uniform (one value, read at 0, so that the pass does
 # not stream two arrays of n equal values), else all ones. Arithmetic is in
 # double whatever the vectors' dtype.
-WAYS = 64
-UPDATE = """void operator()(long long v, double pulled) const {
-    if (v >= owned) return;
+WAYS, SPACING = 64, 16
+UPDATE = """void operator()(long long v) const {
     const double damping = settings[0];
-    const double next = damping * (pulled + carried[0] * dangling_weight[v & spread[1]])
+    const double next = damping * (pulled[v] + carried[0] * dangling_weight[v & spread[1]])
                         + (1 - damping) * teleport[v & spread[0]];
-    double* way = &sums[2 * ((v >> 5) % ways)];
+    double* way = &sums[spacing * ((v >> 5) % ways)];
     minigr::aggregated_add(&way[0], fabs(next - rank[v]));
     rank[v] = next;
-    shares[halves[1] + v] = next * inverse_out[v];
+    share[v] = next * inverse_out[v];
     minigr::aggregated_add(&way[1], inverse_out[v] == 0 ? next : 0.0);  // the whole warp adds: one atomic
 }"""
 DANGLING_RANK = "double operator()(long long v, long long, long long) const { return is_dangling[v] * rank[v]; }"
-# After each iteration: carried = [dangling rank, L1 change] of its ranks, sums
-# made 0 for the next, the halves of shares swapped.
+# After each iteration: carried = [dangling rank, L1 change] of its ranks, sums made 0 for the next.
 NOT_CONVERGED = """bool operator()() const {
-    const long long read = halves[0];
-    halves[0] = halves[1];
-    halves[1] = read;
     double change = 0, dangling = 0;
-    for (int w = 0; w < 2 * ways; w += 2) {
+    for (int w = 0; w < spacing * ways; w += spacing) {
         change += sums[w];
         dangling += sums[w + 1];
         sums[w] = sums[w + 1] = 0;
@@ -143,48 +135,42 @@ def iterate(run, graph, vectors, damping, tol, max_iter, loop):
 
 class PageRank(Problem):
     name = "pagerank"
-    # neighbor_reduce's walk of the pull: None lets it choose, and its
-    # thread-mapped walk runs the update in the pull's kernel, so that the
-    # shares are double-buffered (grid_22, H100: ...).
-    strategy = None
 
     def __init__(self, graph, weighted, dtype, owned=None):
         """owned: the vertices whose rank it computes, 0..owned-1 (default all);
         dtype: the per-vertex vectors'."""
         xp, n = graph.xp, graph.num_vertices
         self.graph, self.owned = graph, n if owned is None else owned
-        self.rank, self.teleport, self.dangling_weight = (xp.empty(n, dtype) for _ in range(3))
-        self.pulled = xp.empty(n)  # float64, so that a vertex's shares add up to the float64 update
-        self.shares = xp.empty(n if self.strategy else 2 * n, dtype)
-        self.share = self.shares[:n]  # the half the first iteration reads
-        self.halves = xp.zeros(2, numpy.int64)  # offsets of the halves read and written: set by reset
+        self.rank, self.share, self.teleport, self.dangling_weight = (xp.empty(n, dtype) for _ in range(4))
+        self.pulled = xp.empty(n)  # float64: a float32 sum of a star's 500 shares kept it from converging
         self.spread = xp.zeros(2, numpy.int64)  # masks of teleport and dangling_weight's index: see UPDATE
-        self.sums, self.carried = xp.zeros(2 * WAYS), xp.zeros(2)
+        self.sums, self.carried = xp.zeros(SPACING * WAYS), xp.zeros(2)
         self.settings = xp.zeros(2)  # [damping, tolerance]: set by reset, read by the functors
         if weighted:
             out_weight = neighbor_reduce(graph, Functor(OUT_WEIGHT, filename="<pagerank out weight>",
                                                         weights=graph.weights))
-            self.gather = Functor(WEIGHTED_SHARE, filename="<pagerank share>", shares=self.shares,
-                                  halves=self.halves, weights=graph.reverse().weights)
+            self.gather = Functor(WEIGHTED_SHARE, filename="<pagerank share>", share=self.share,
+                                  weights=graph.reverse().weights)
         else:
             out_weight = graph.out_degrees().astype(numpy.float64)
-            self.gather = Functor(SHARE, filename="<pagerank share>", shares=self.shares, halves=self.halves)
+            self.gather = Functor(SHARE, filename="<pagerank share>", share=self.share)
         self.is_dangling = (out_weight == 0).astype(dtype)
         self.inverse_out = ((1 - self.is_dangling) / xp.where(out_weight == 0, 1, out_weight)).astype(dtype)
         self.everything = Partition(xp.asarray(numpy.array([0, self.owned], dtype=numpy.int64)))
-        self.update = Functor(UPDATE, filename="<pagerank update>", sums=self.sums, carried=self.carried,
-                              rank=self.rank, shares=self.shares, halves=self.halves, inverse_out=self.inverse_out,
+        self.update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pulled, sums=self.sums,
+                              carried=self.carried, rank=self.rank, share=self.share, inverse_out=self.inverse_out,
                               teleport=self.teleport, dangling_weight=self.dangling_weight, spread=self.spread,
-                              settings=self.settings, ways=numpy.int32(WAYS), owned=numpy.int64(self.owned))
+                              settings=self.settings, ways=numpy.int32(WAYS), spacing=numpy.int32(SPACING))
         self.dangling = Functor(DANGLING_RANK, filename="<pagerank dangling>", is_dangling=self.is_dangling,
                                 rank=self.rank)
         self.start_loop(graph.device, self.iteration,
-                        Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums, halves=self.halves,
-                                carried=self.carried, settings=self.settings, ways=numpy.int32(WAYS)))
+                        Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
+                                carried=self.carried, settings=self.settings, ways=numpy.int32(WAYS),
+                                spacing=numpy.int32(SPACING)))
 
     def iteration(self):
-        neighbor_reduce(self.graph, self.gather, direction="in", out=self.pulled, strategy=self.strategy,
-                        then=self.update)
+        neighbor_reduce(self.graph, self.gather, direction="in", out=self.pulled)
+        transform(self.owned, self.update)
 
     def reset(self, damping, tolerance, vectors, uniform):
         """vectors: per-vertex arrays (or None: `uniform` everywhere)."""
@@ -201,7 +187,6 @@ class PageRank(Problem):
                 array[:1] = uniform  # none on a part without vertices
             else:
                 array[...] = given
-        self.halves[...] = self.graph.xp.asarray([0, len(self.shares) - len(self.share)])
         self.graph.xp.multiply(self.rank, self.inverse_out, out=self.share)
         self.sums.fill(0)
         segreduce_transform(self.everything.offsets, self.dangling, total=self.owned, partition=self.everything,
