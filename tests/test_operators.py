@@ -249,6 +249,15 @@ def test_reduce_vertices(graph, reduce):
     numpy.testing.assert_allclose(to_host(out), [-1, expected, -1], rtol=1e-12)
 
 
+@pytest.mark.parametrize("reduce", ["sum", "max"])
+def test_reduce_vertices_of_an_array(graph, reduce):
+    """An array in place of the functor: its values reduced, into out's dtype (int64 counts here)."""
+    degrees = graph.out_degrees()
+    out = graph.xp.zeros(1, dtype=numpy.int64)
+    reduce_vertices(graph, degrees, out=out, reduce=reduce)
+    assert int(out[0]) == getattr(numpy, reduce)(to_host(degrees), initial=0)
+
+
 @pytest.mark.parametrize("loops", [True, False])
 def test_neighbor_groups(graph, loops):
     """Per vertex, op's values summed by the neighbour's label (a user functor walks each table into a dense
@@ -349,6 +358,32 @@ def test_frontier_keeps_its_levels(device, xp):
     filter_frontier(frontier, out=frontier)  # 40 vertices kept > 30
     with pytest.raises(Exception, match="overflowed"):
         frontier.check_waiting()
+
+
+@pytest.mark.parametrize("where", ["device", "host", "persistent"])
+def test_loop_walks_kept_levels_back(device, xp, where):
+    """A loop on previous_not_empty() visits the kept levels from the deepest down to level 0,
+    one an iteration, and stops there."""
+    from minigr import Graph
+    from minigr.enactor import Loop
+    n, levels = 40, [numpy.arange(0, 2), numpy.arange(2, 9), numpy.arange(9, 10), numpy.arange(10, 25)]
+    graph = Graph.from_edges([], [], num_vertices=n, device=device)
+    frontier = Frontier(n, device, capacity=n, levels=len(levels) + 1)
+    order = xp.full(n, -1, numpy.int32)
+    stamp = Functor("void operator()(int v, int iteration) const { order[v] = iteration; }", order=order)
+    loop = Loop("back", device, lambda: compute(graph, frontier, stamp, iteration=loop.iteration),
+                frontier.previous_not_empty())
+    frontier.reset(levels[0])
+    for ids in levels[1:] + [numpy.arange(0)]:
+        filter_frontier(Frontier.from_ids(ids, n, device), out=frontier)
+        frontier.next_level()
+    frontier.previous_level()  # the deepest level
+    loop.run(where, n)
+    assert loop.wait_iterations() == (len(levels), False)
+    expected = numpy.full(n, -1)
+    for number, ids in enumerate(levels):
+        expected[ids] = len(levels) - 1 - number
+    numpy.testing.assert_array_equal(to_host(order), expected)
 
 
 def test_frontier_checks_ids(device):
