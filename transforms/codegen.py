@@ -108,7 +108,7 @@ def _stage_code(k, stage, settled):
 
 
 def loop_kernel_source(stages, step, block):
-    """Source of a persistent loop's entry point `minigr_kernel(barrier, go,
+    """Source of a persistent loop's entry point `minigr_kernel(barrier,
     captures...)`: each iteration runs the stages (launches recorded from a
     loop's body) in order on the whole resident grid, with a grid barrier
     before a stage wherever one ran since the last, and skips a stage whose
@@ -116,7 +116,7 @@ def loop_kernel_source(stages, step, block):
     when it is false. Only for stages whose kernels stride over any grid."""
     functors = [f for stage in stages for f in stage.functors] + [step]
     parts = [_header_text("gpu", functors), f'#line 1 "persistent.cuh"\n{(KERNELS / "persistent.cuh").read_text()}']
-    params, builds, body = ["unsigned* barrier", "int* go"], "", ""
+    params, builds, body = ["unsigned long long* barrier"], "", ""
     for k, stage in enumerate(stages):
         params += [f"{ctype} s{k}_{name}" for ctype, name in stage.fixed_params]
         if stage.count is not None:
@@ -132,5 +132,5 @@ def loop_kernel_source(stages, step, block):
     builds += f"    Step step{_initializer(step, 'step_')};\n"
     parts.append(f'extern "C" __global__ void __launch_bounds__({block}) minigr_kernel({", ".join(params)})\n{{\n'
                  f"{builds}    bool dirty;\n    do {{\n        dirty = false;\n{body}"
-                 f"    }} while (minigr::end_iteration(barrier, step, go));\n}}\n")
+                 f"    }} while (minigr::end_iteration(barrier, step));\n}}\n")
     return "".join(parts)
