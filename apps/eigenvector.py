@@ -5,7 +5,6 @@ graphs from oscillating), from nstart (default uniform), until the L1 change
 is below n * tol. The iterations loop on the device."""
 from minigr.catalog import ITERATIONS, POSITIVE, App, Option
 from minigr.enactor import Result, check_weights, distribution, problem
-from minigr.graph import to_host
 from minigr.operators import neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration, gather
 from minigr.transforms.errors import MinigrError
