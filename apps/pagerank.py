@@ -13,6 +13,7 @@ from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
+from minigr.power import check_iteration
 from minigr.transforms import Functor, Partition, segreduce_transform, transform
 from minigr.transforms.errors import MinigrError
 
@@ -107,8 +108,7 @@ def check_settings(damping, tol, max_iter, dtype):
     """A MinigrError naming the setting that is out of range; else dtype as a numpy.dtype."""
     if not 0 < damping < 1:
         raise MinigrError(f"damping must lie strictly between 0 and 1, got {damping}")
-    if not tol > 0 or not ITERATIONS[0](max_iter):
-        raise MinigrError(f"tol must be positive and max_iter {ITERATIONS[1]}, got tol={tol}, max_iter={max_iter}")
+    check_iteration(tol, max_iter)
     try:
         checked = numpy.dtype(dtype)
     except TypeError:
