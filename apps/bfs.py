@@ -3,7 +3,8 @@ Direction-optimizing: push from small frontiers, pull (each unvisited vertex
 looks for one parent at the current depth, then stops) when the frontier's
 edges outweigh the unvisited ones (Beamer's alpha and beta). The choice is
 made on the device after each level (the other operator launches empty), so
-the levels loop there too."""
+the levels loop there too. loop="async" relaxes depths without levels
+(minigr.operators.Relax) and finds each vertex's parent after."""
 import numpy
 
 from minigr import alternatives as alt
@@ -11,7 +12,7 @@ from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem
 from minigr.frontier import Frontier
-from minigr.operators import AdvanceFunctor, advance, advance_pull
+from minigr.operators import SMALLEST_FOUND, AdvanceFunctor, Relax, advance, advance_pull, neighbor_reduce
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
@@ -52,6 +53,11 @@ RESET = """void operator()(long long v) const {
 REACHED_EDGES = """long long operator()(long long v) const {
     return depth[v] >= 0 ? row_offsets[v + 1] - row_offsets[v] : 0;
 }"""
+# Without levels (loop="async"): an in-neighbour's depth plus one; a parent is an in-neighbour one level up.
+HOP = "return label + 1;"
+LEVEL_UP = """int operator()(int v, int u, long long edge) const {
+    return depth[v] > 0 && depth[u] == depth[v] - 1 ? u : -1;
+}"""
 ALPHA, BETA = 14, 24
 UNROLL = 4  # levels per iteration of the device loop: an empty level does nothing
 
@@ -82,9 +88,15 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     """
     source = check_source(graph, source)
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
+    mode = loop_mode(graph, loop, dense="persistent", relaxes=True)
     with Timer(graph.device) as timer:
         run.reset(source)
-        levels, _ = run.run_loop(loop_mode(graph, loop, dense="persistent"), max(graph.num_vertices, 1))
+        levels = run.relaxed_levels(source) if mode == "async" else None
+        if levels is None:  # a loop of levels, or async's queue overflowed (then persistent)
+            if mode == "async":
+                mode = "persistent"
+                run.reset(source)
+            levels, _ = run.run_loop(mode, max(graph.num_vertices, 1))
     run.frontier.check_waiting()
     depth = run.depth.copy()
     edges = Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets)
@@ -115,6 +127,7 @@ class BFS(Problem):
                              direction=self.direction, row_offsets=graph.row_offsets, root=numpy.int32(0),
                              edges=numpy.int64(graph.num_edges))
         self.start_loop(graph.device, self.level, self.next_level(), unroll=UNROLL)
+        self.hops = None  # loop="async": a Relax, made on first use
 
     def level(self):
         it = self.loop.iteration
@@ -129,6 +142,18 @@ class BFS(Problem):
         transform(self.graph.num_vertices, self.start.with_values(root=source))
         self.frontier.reset(source)
 
+    def relaxed_levels(self, source):
+        """loop="async": the levels, or None where the queue overflowed (then reset
+        and loop): waits."""
+        if self.hops is None:
+            self.hops = Relax(self.graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>")
+            self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
+        self.hops.run([source], [0])
+        neighbor_reduce(self.graph, self.level_up, out=self.parent, direction="in", reduce=SMALLEST_FOUND, identity=-1)
+        self.parent[source] = source
+        deepest = self.depth.max()  # queued with the parents before the one wait: void too where it overflowed
+        return None if self.hops.wait_pushes() is None else int(deepest) + 1
+
 
 ALTERNATIVES = (
     System("CuPy SpMV (cuSPARSE)", "gpu", lambda i, trace=None: alt.bfs_spmv(
@@ -142,6 +167,6 @@ APP = App(
     "bfs", bfs, "breadth-first search: hop depth and parent of every vertex", ("depth", "parent"),
     lambda graph, source, values, options: validate.check_bfs(graph, source, values["depth"], values["parent"]),
     options=(Option("idempotent", bool, False, "let a vertex enter the frontier more than once (fewer atomics)"),),
-    variants=({"idempotent": False}, {"idempotent": True}), partitioned="_bfs_parts", persistent=True,
+    variants=({"idempotent": False}, {"idempotent": True}), partitioned="_bfs_parts", persistent=True, relaxes=True,
     bench=(BenchCase("bfs", "depth", ALTERNATIVES, "SciPy csgraph (CPU)", alt.same,
                      traced=lambda inputs, trace: alt.push_levels(inputs, trace, VISIT, relax=False)),))

@@ -4,7 +4,8 @@ two-level priority queue: an improved vertex below the threshold joins the
 next near level, one above it the far bucket, and when the near bucket runs
 dry the threshold rises by delta and the far vertices are split again. The
 frontier form (delta=None) relaxes the out-edges of every improved vertex
-each iteration. Either loops on the device."""
+each iteration. Either loops on the device. loop="async" relaxes without
+rounds (minigr.operators.Relax); its iterations are the vertices it queued."""
 import argparse
 import math
 import numbers
@@ -18,7 +19,7 @@ from minigr.enactor import Problem, Result, Timer, check_source, check_weights, 
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.graph import Graph
-from minigr.operators import AdvanceFunctor, advance, neighbor_reduce, split_near_far
+from minigr.operators import SMALLEST_FOUND, AdvanceFunctor, Relax, advance, neighbor_reduce, split_near_far
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
 
@@ -42,12 +43,13 @@ DISTANCE = """double operator()(int v) const {
     return d;
 }"""
 UNROLL = 4  # iterations per iteration of the device loop: one with empty buckets does nothing
+# loop="async": a path's length through an in-neighbour, as the bits of a float (non-negative: ordered as uint).
+PATH_LENGTH = "const float length = minigr::bit_cast<float>(label) + weights[edge]; return minigr::bit_cast<unsigned>(length);"
 # The parent of v: its smallest in-neighbour on a shortest path (with weights
 # above 0 it is closer to the source, so parents form a tree).
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
-SMALLEST_FOUND = "a < 0 ? b : b < 0 ? a : a < b ? a : b"  # the smaller parent where both are found (not -1)
 # A run's start: the source at 0, the rest unreached; the buckets' [threshold, delta, far_min].
 RESET = """void operator()(long long v) const {
     dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
@@ -110,12 +112,21 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
 def settle(run, graph, source, delta, loop):
     """Runs an SSSP Problem from source: the Result of its graph's own vertices
     (graph: the Graph, or the Part that run is on)."""
+    mode = loop_mode(run.graph, loop)
+    if mode == "async" and graph is not run.graph:
+        raise MinigrError("loop='async' runs on one device; a partitioned graph loops with 'device', 'persistent' "
+                          "or 'host'")
     with Timer(run.graph.device) as timer:
         run.reset(source, delta)
-        # the frontier form settles within n + 1 iterations; delta-stepping's
-        # empty buckets have no such bound, so only the counter's range caps it
-        limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
-        iterations, exhausted = run.run_loop(loop_mode(run.graph, loop), limit)
+        iterations, exhausted = run.relaxed(source) if mode == "async" else None, False
+        if iterations is None:  # a loop of rounds, or async's queue overflowed (then persistent)
+            if mode == "async":
+                mode = "persistent"
+                run.reset(source, delta)
+            # the frontier form settles within n + 1 iterations; delta-stepping's
+            # empty buckets have no such bound, so only the counter's range caps it
+            limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
+            iterations, exhausted = run.run_loop(mode, limit)
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
@@ -148,6 +159,7 @@ class SSSP(Problem):
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
                                 far_min=self.bucket[2:3])
         self.start_loop(graph.device, self.iteration, self.next_bucket(), unroll=UNROLL)
+        self.lengths = None  # loop="async": a Relax, made on first use
 
     def iteration(self):
         advance(self.graph, self.near, self.relax, out=self.near, iteration=self.loop.iteration, unique=True)
@@ -163,6 +175,14 @@ class SSSP(Problem):
         transform(self.graph.num_vertices, self.start.with_values(root=-1 if source is None else source, delta=delta))
         self.near.reset(() if source is None else source)
         self.far.reset()
+
+    def relaxed(self, source):
+        """loop="async": the vertices queued, or None where the queue overflowed (then reset and loop): waits."""
+        if self.lengths is None:
+            self.lengths = Relax(self.graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
+                                 weights=self.graph.weights)
+        self.lengths.run([source], [0])
+        return self.lengths.wait_pushes()
 
     def parents(self, source):
         if self.zero_weights:  # ties of equal distance: a BFS over the edges on shortest paths orders them
@@ -219,6 +239,6 @@ APP = App(
                     (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
                      and math.isfinite(x) and x > 0, "a positive number, 'auto' or None (--delta none)")),),
     needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
-    persistent=True,
+    persistent=True, relaxes=True,
     bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", alt.close,
                      traced=lambda inputs, trace: alt.push_levels(inputs, trace, RELAX_SPLIT, relax=True)),))

@@ -149,6 +149,7 @@ class App:
     bench: tuple = ()
     partitioned: str = ""
     persistent: bool = False  # its loop runs as one persistent kernel by default (loop="persistent")
+    relaxes: bool = False  # it has loop="async", label correcting without levels (minigr.operators.Relax)
 
     @property
     def sourced(self):

@@ -121,7 +121,12 @@ class Problem:
         return rounds
 
 
-def loop_mode(graph, loop, dense="device"):
+# loop="auto" takes the async form (minigr.operators.Relax) of a primitive that has one where no
+# vertex has over ASYNC_MAX_DEGREE out-edges, up to ASYNC_MAX_VERTICES vertices.
+ASYNC_MAX_DEGREE, ASYNC_MAX_VERTICES = 8, 1 << 20
+
+
+def loop_mode(graph, loop, dense="device", relaxes=False):
     """The mode of a traversal's loop (see Loop.run): "auto" is the persistent
     kernel on sparse graphs (mean out-degree under 8: road maps, grids), whose
     small levels it runs 10-20% faster, and `dense` on denser ones (kron, rgg):
@@ -129,10 +134,17 @@ def loop_mode(graph, loop, dense="device"):
     the persistent kernel's barriers afford (SSSP on kron_s21_e16: 6.2 ms
     against 12.6). BFS passes "persistent": its dense levels are few and pulled
     (kron_s21_e16 0.87 ms against 1.01; a 4k-vertex graph's whole call 0.26 ms
-    of wall time against 0.63). H100, 2026-11-26: `minigr bench primitives`
-    shows every mode."""
+    of wall time against 0.63). relaxes: the primitive has an async form,
+    which "auto" takes on graphs of small degree (ASYNC_MAX_DEGREE), where
+    levels are many and small (up to ASYNC_MAX_VERTICES): BFS on
+    USA-road-d.NY 3.2 ms against 4.3 persistent, luxembourg_osm 3.7 against
+    7.3, but grid_22 29.6 against 26.7; one thread walks a vertex's edges, so
+    hubs are slow (kron_s21_e16 145 ms against 0.94).
+    H100, 2026-11-26: `minigr bench primitives` shows every mode."""
     if loop != "auto":
         return loop
+    if relaxes and graph.max_out_degree <= ASYNC_MAX_DEGREE and graph.num_vertices <= ASYNC_MAX_VERTICES:
+        return "async"
     return "persistent" if graph.num_edges < 8 * graph.num_vertices else dense
 
 

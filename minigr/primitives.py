@@ -112,11 +112,12 @@ GRAPH = """graph : Graph, SciPy sparse matrix or array, networkx graph, str or p
     The graph: entry (i, j) of a matrix is edge i -> j, its value the weight; a networkx
     graph needs nodes 0..n-1 in order; a str or path is a file or generator spec, read by
     `minigr.load`."""
-# loop's modes -> what each does (persistent ones: all of them, the others the first two).
+# loop's modes -> what each does (persistent ones: the first four, the others the first two; async where it relaxes).
 LOOP_MODES = {"device": "the GPU decides, in a CUDA graph captured on the first call on a graph",
               "host": "the host decides each iteration",
               "persistent": "one GPU kernel runs every iteration",
-              "auto": "persistent or device, by the graph (see `minigr.enactor.loop_mode`)"}
+              "auto": "persistent or device (or async), by the graph (see `minigr.enactor.loop_mode`)",
+              "async": "one kernel relaxes through a queue, without levels (see `minigr.operators.Relax`)"}
 DEVICE = """device : {'gpu', 'cpu'}, optional
     Where it runs. By default a Graph stays where it is, and anything else goes to the GPU
     when there is one.
@@ -132,7 +133,7 @@ def _docstring(record):
     summary, _, own = summary.partition("\nParameters\n----------\n")
     loop = ""
     if record.loops:
-        modes = list(LOOP_MODES)[:4 if record.persistent else 2]
+        modes = list(LOOP_MODES)[:4 if record.persistent else 2] + (["async"] if record.relaxes else [])
         default = inspect.signature(record.run).parameters["loop"].default
         loop = "\n".join([f"loop : {{{', '.join(map(repr, modes))}}}, default {default!r}",
                           *(f"    {mode!r}: {LOOP_MODES[mode]}." for mode in modes)])

@@ -44,8 +44,8 @@ def check_tree(graph, source, parent, level, tolerance=0.0):
         assert numpy.isclose(level(p, weights), level(v, None), rtol=tolerance), f"{p} -> {v} is not a tree edge"
 
 
-# Each loop mode on the GPU (the CPU loops on the host whatever the mode).
-LOOPS = ["auto", pytest.param("persistent", marks=pytest.mark.gpu), pytest.param("device", marks=pytest.mark.gpu)]
+# Each loop mode on the GPU (the CPU loops on the host whatever the mode, but for async).
+LOOPS = ["auto", "async", pytest.param("persistent", marks=pytest.mark.gpu), pytest.param("device", marks=pytest.mark.gpu)]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -294,3 +294,6 @@ def test_auto_loop_mode_by_the_graph():
     assert loop_mode(complete, "auto") == "device"
     assert loop_mode(complete, "auto", dense="persistent") == "persistent"
     assert loop_mode(complete, "host") == loop_mode(path, "host") == "host"
+    # async where the primitive has it and no vertex has over 8 out-edges
+    assert loop_mode(path, "auto", relaxes=True) == "async"
+    assert loop_mode(complete, "auto", relaxes=True) == "device"

@@ -200,6 +200,7 @@ def test_repeated_device_runs_leak_no_gpu_memory():
     for k in range(100):
         bfs(graph, 5)
         bfs(graph, 5, loop="persistent")
+        bfs(graph, 5, loop="async")
         pagerank(graph)
         if k == 1:
             gc.collect()  # earlier tests' graphs and their cached problems (cycles) go now, not during the runs

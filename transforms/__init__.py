@@ -6,7 +6,8 @@ from .api import (DeviceCount, Partition, compact_transform, intersect_transform
 from .backend import array_module, device_of, gpu_available, resolve_device
 from .errors import CompileError, DeviceError, MinigrError
 from .functor import Functor
+from .worklist import Worklist, worklist_transform
 
 __all__ = ["Functor", "DeviceCount", "Partition", "transform", "scan_transform", "compact_transform",
-           "lbs_transform", "segment_transform", "segreduce_transform", "intersect_transform", "array_module",
-           "device_of", "gpu_available", "resolve_device", "MinigrError", "CompileError", "DeviceError"]
+           "lbs_transform", "segment_transform", "segreduce_transform", "intersect_transform", "Worklist",
+           "worklist_transform", "array_module", "device_of", "gpu_available", "resolve_device", "MinigrError", "CompileError", "DeviceError"]

@@ -8,9 +8,9 @@ from .errors import MinigrError
 
 KERNELS = Path(__file__).parent / "kernels"
 HEADERS = {
-    "gpu": ("dialect_gpu.cuh", "builtin_functors.h", "block.cuh", "transform.cuh", "segments.cuh", "scan.cuh",
-            "lbs.cuh", "segreduce.cuh", "intersect.cuh"),
-    "cpu": ("dialect_cpu.h", "builtin_functors.h", "transforms_cpu.h"),
+    "gpu": ("dialect_gpu.cuh", "builtin_functors.h", "worklist.h", "worklist.cuh", "block.cuh", "transform.cuh",
+            "segments.cuh", "scan.cuh", "lbs.cuh", "segreduce.cuh", "intersect.cuh"),
+    "cpu": ("dialect_cpu.h", "builtin_functors.h", "worklist.h", "transforms_cpu.h"),
 }
 # What the CPU dialect cannot provide: warps, blocks, shared memory, fences.
 GPU_ONLY = re.compile(r"\b(__syncthreads\w*|__syncwarp|__shfl\w*|__ballot\w*|__any_sync|__all_sync|__activemask|"
@@ -132,5 +132,5 @@ def loop_kernel_source(stages, step, block):
     builds += f"    Step step{_initializer(step, 'step_')};\n"
     parts.append(f'extern "C" __global__ void __launch_bounds__({block}) minigr_kernel({", ".join(params)})\n{{\n'
                  f"{builds}    bool dirty;\n    do {{\n        dirty = false;\n{body}"
-                 f"    }} while (minigr::end_iteration(barrier, step));\n}}\n")
+                 f"    }} while (minigr::grid_barrier(barrier, step));\n}}\n")
     return "".join(parts)

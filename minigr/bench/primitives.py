@@ -34,7 +34,8 @@ def minigr_systems(app, case):
         return System(name, "gpu", run, traced=case.traced is not None)
     if not app.loops:
         return [system("minigr", None)]
-    modes = ("auto", "persistent", "device", "host") if app.persistent else ("device", "host")
+    modes = (("auto", "persistent", "device", "host") if app.persistent else ("device", "host")) + \
+        (("async",) if app.relaxes else ())
     return [system("minigr", modes[0])] + [system(f"minigr, {mode} loop", mode) for mode in modes[1:]]
 
 

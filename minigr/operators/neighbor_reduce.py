@@ -35,6 +35,8 @@ _COMBINE = """void operator()(long long edge, long long seg, long long rank) con
     minigr::combine_edge<%s>(*this, edge, seg);
 }"""
 
+# reduce= for the smallest of the values found, where -1 is "none found" (a parent among in-neighbours)
+SMALLEST_FOUND = "a < 0 ? b : b < 0 ? a : a < b ? a : b"
 
 def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", reduce="sum", identity=None,
                     dtype=numpy.float64, strategy=None):

@@ -38,6 +38,10 @@ namespace minigr {
 
 inline long long now_ns() { return chrono::duration_cast<chrono::nanoseconds>(chrono::steady_clock::now().time_since_epoch()).count(); }
 
+inline unsigned long long load_acquire(const unsigned long long* word) { return *word; }
+inline unsigned long long load_relaxed(const unsigned long long* word) { return *word; }
+inline void store_release(unsigned long long* word, unsigned long long value) { *word = value; }
+
 template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
 template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }
 inline void aggregated_add(double* sum, double value) { *sum += value; }

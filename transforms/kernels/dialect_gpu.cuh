@@ -84,6 +84,27 @@ __device__ __forceinline__ To bit_cast(From from)
     return u.to;
 }
 
+// Loads and stores at GPU scope for data that other blocks write while a
+// kernel runs: acquire sees what was written before a release it reads.
+__device__ __forceinline__ unsigned long long load_acquire(const unsigned long long* word)
+{
+    unsigned long long value;
+    asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
+    return value;
+}
+
+__device__ __forceinline__ unsigned long long load_relaxed(const unsigned long long* word)
+{
+    unsigned long long value;
+    asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
+    return value;
+}
+
+__device__ __forceinline__ void store_release(unsigned long long* word, unsigned long long value)
+{
+    asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(word), "l"(value) : "memory");
+}
+
 // A clock in nanoseconds that every SM of the GPU agrees on (for timing phases).
 __device__ __forceinline__ long long now_ns()
 {

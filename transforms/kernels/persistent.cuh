@@ -24,18 +24,6 @@ __device__ __forceinline__ unsigned long long arrive(unsigned long long* state)
     return old;
 }
 
-__device__ __forceinline__ unsigned long long load_acquire(const unsigned long long* word)
-{
-    unsigned long long value;
-    asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
-    return value;
-}
-
-__device__ __forceinline__ void store_release(unsigned long long* word, unsigned long long value)
-{
-    asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(word), "l"(value) : "memory");
-}
-
 // Returns what serial() decided at this barrier (false as well where a block
 // gave up waiting: it sets words[1], and the loop ends).
 template <class Serial>
@@ -64,13 +52,6 @@ __device__ bool grid_barrier(unsigned long long* words, const Serial& serial)
     }
     __syncthreads();
     return decision;
-}
-
-// Ends an iteration: a barrier that runs the loop's step; whether to go on.
-template <class Step>
-__device__ bool end_iteration(unsigned long long* words, const Step& step)
-{
-    return grid_barrier(words, step);
 }
 
 }  // namespace minigr

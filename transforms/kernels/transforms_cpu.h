@@ -88,4 +88,16 @@ void intersect(Size size, const T* items, Pairs& pairs, F& f, Count& count)
     }
 }
 
+// worklist_transform: the queue in order, one pair at a time, until it is empty.
+template <class F>
+void worklist(const Worklist& queue, F& f)
+{
+    for (long long position = 0; position < (long long)(queue.counters[0] >> 32) && !queue.counters[2]; ++position) {
+        const unsigned long long pair = queue.slots[position];
+        queue.slots[position] = WORKLIST_EMPTY;
+        f((int)(unsigned)pair, (unsigned)(pair >> 32), queue);
+        queue.counters[0] += 1;
+    }
+}
+
 }  // namespace minigr

@@ -1,0 +1,60 @@
+"""relax: asynchronous label correcting over out-edges. From the sources,
+labels[dst] = min(labels[dst], candidate(src, dst, edge, labels[src])) along
+every edge until nothing changes, by one kernel that works through a queue of
+improved vertices (worklist_transform): a chain of improvements runs at the
+latency of its own loads, with no level, barrier or launch between its steps.
+Labels are uint32, and smaller is better: an int32 or a non-negative float32
+array viewed as uint32 orders the same. It wins where levels are many and
+small (road maps), and loses where a vertex has many edges: one thread walks
+a vertex's edges."""
+import numpy
+
+from ..transforms import Functor, Worklist, worklist_transform
+from ..transforms.errors import MinigrError
+
+# A pair (src, label) whose label src has since bettered is stale: the better
+# one is queued too, and relaxes instead.
+EDGES = """__device__ void operator()(int src, unsigned label, const minigr::Worklist& queue) const {
+    const long long first = row_offsets[src], last = row_offsets[src + 1];
+    if (*(volatile const uint32_t*)&labels[src] < label) return;
+    for (long long edge = first; edge < last; ++edge) {
+        const int dst = col_indices[edge];
+        const unsigned better = candidate(src, dst, edge, label);
+        if (better < atomicMin(&labels[dst], better)) queue.push(dst, better);
+    }
+}"""
+PUSHES_PER_VERTEX = 8  # room in the queue: BFS on road maps and grids pushed 1.5-6.5 per vertex
+QUEUE_SPARE = 65536  # and room beyond, for small graphs
+
+
+class Relax:
+    """relax over `graph`'s out-edges, into `labels` (uint32, one per vertex),
+    with the body of `unsigned candidate(int src, int dst, long long edge,
+    unsigned label)` stated as `candidate` (it sees the captures by name).
+    Keeps its queue, of PUSHES_PER_VERTEX pushes per vertex: where a run needs
+    more, wait_pushes() says so and the labels are void.
+
+    >>> hops = Relax(graph, depth.view(numpy.uint32), "return label + 1;")
+    >>> hops.run([source], [0])
+    >>> hops.wait_pushes()  # source's pair and one for each improvement
+    5
+    """
+
+    def __init__(self, graph, labels, candidate, filename="<relax candidate>", **captures):
+        if labels.dtype != numpy.uint32 or labels.shape != (graph.num_vertices,):
+            raise MinigrError(f"relax: labels must be uint32, one per vertex ({graph.num_vertices}); got "
+                              f"{labels.dtype} of shape {labels.shape}")
+        op = Functor(f"unsigned operator()(int src, int dst, long long edge, unsigned label) const {{ {candidate}\n}}",
+                     filename=filename, **captures)
+        self.edges = Functor(EDGES, filename="<relax>", labels=labels, candidate=op, row_offsets=graph.row_offsets,
+                             col_indices=graph.col_indices)
+        self.queue = Worklist(min(PUSHES_PER_VERTEX * graph.num_vertices + QUEUE_SPARE, 2**31 - 1), graph.device)
+
+    def run(self, sources, labels):
+        """Queues the run from `sources`, whose labels (already stored) are `labels` (host sequences)."""
+        self.queue.reset(sources, labels)
+        worklist_transform(self.queue, self.edges)
+
+    def wait_pushes(self):
+        """The last run's pushes, or None where its queue overflowed (its labels are void): waits for it."""
+        return self.queue.wait_pushes()

@@ -1,0 +1,159 @@
+"""The async mode: worklist_transform works through a queue that its calls add
+to, in one launch, and says when the queue overflowed; Relax corrects labels
+over a graph's edges with it; BFS and SSSP with loop="async" give the answers
+of the other modes (tests/test_apps.py), fall back when the queue overflows,
+and launch the same kernels whatever their levels."""
+import numpy
+import pytest
+import scipy.sparse.csgraph
+
+from minigr.operators import Relax
+from minigr.operators import relax as relax_module
+from minigr.transforms import Functor, MinigrError, Worklist, worklist_transform
+from minigr.transforms import launch as launching
+
+from conftest import to_host
+from graphs import nasty_graphs
+
+# A binary tree walked from its root: item i pushes its children 2i + 1 and 2i + 2 below n, key = depth.
+TREE = """void operator()(int item, unsigned key, const minigr::Worklist& queue) const {
+    depth[item] = key;
+    for (int child = 2 * item + 1; child <= 2 * item + 2 && child < n; ++child) queue.push(child, key + 1);
+}"""
+
+
+def tree_walk(xp, n, capacity, starts=((0, 0),)):
+    depth = xp.full(n, -1, numpy.int32)
+    queue = Worklist(capacity, "cpu" if xp is numpy else "gpu")
+    walk = Functor(TREE, filename="<tree>", depth=depth, n=numpy.int32(n))
+    return queue, walk, depth
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 1000, 100000])
+def test_worklist_runs_until_no_pair_is_left(xp, n):
+    queue, walk, depth = tree_walk(xp, n, n)
+    for _ in range(2):  # the queue is left empty for the next run
+        depth.fill(-1)
+        queue.reset([0], [0])
+        worklist_transform(queue, walk)
+        assert queue.wait_pushes() == n
+        numpy.testing.assert_array_equal(to_host(depth), numpy.floor(numpy.log2(numpy.arange(n) + 1)))
+
+
+def test_worklist_starts_from_many_pairs(xp):
+    queue, walk, depth = tree_walk(xp, 63, 100)
+    queue.reset([1, 2], [5, 9])  # two subtrees, from their own depths
+    worklist_transform(queue, walk)
+    assert queue.wait_pushes() == 62
+    expected = numpy.floor(numpy.log2(numpy.arange(63) + 1)).astype(numpy.int32)
+    expected[0] = -1
+    for root, key in ((1, 5), (2, 9)):
+        level, members = 0, [root]
+        while members:
+            expected[members] = key + level
+            members = [c for m in members for c in (2 * m + 1, 2 * m + 2) if c < 63]
+            level += 1
+    numpy.testing.assert_array_equal(to_host(depth), expected)
+    queue.reset([], [])  # nothing to do: the run ends at once
+    worklist_transform(queue, walk)
+    assert queue.wait_pushes() == 0
+
+
+def test_worklist_overflow_says_so_and_the_next_run_is_whole(xp):
+    queue, walk, depth = tree_walk(xp, 5000, 100)
+    queue.reset([0], [0])
+    worklist_transform(queue, walk)
+    assert queue.wait_pushes() is None
+    for n in (100, 37):  # pairs left by the overflowed run are gone
+        small = walk.with_values(n=numpy.int32(n))
+        depth.fill(-1)
+        queue.reset([0], [0])
+        worklist_transform(queue, small)
+        assert queue.wait_pushes() == n
+        numpy.testing.assert_array_equal(to_host(depth[:n]), numpy.floor(numpy.log2(numpy.arange(n) + 1)))
+        assert (to_host(depth[n:]) == -1).all()
+
+
+def test_worklist_refuses_bad_capacity_and_starts(xp):
+    device = "cpu" if xp is numpy else "gpu"
+    for capacity in (0, -3, 2**31, 2.5, True):
+        with pytest.raises(MinigrError, match=r"capacity must be an int in \[1, 2\^31\)"):
+            Worklist(capacity, device)
+    queue = Worklist(2, device)
+    with pytest.raises(MinigrError, match="as many keys as items, at most its capacity"):
+        queue.reset([0, 1, 2], [0, 0, 0])
+    with pytest.raises(MinigrError, match="as many keys as items"):
+        queue.reset([0, 1], [0])
+
+
+@pytest.mark.parametrize("name", ["random_undirected", "disconnected_loops_duplicates", "star", "one_vertex",
+                                  "kronecker", "grid"])
+def test_relax_min_labels_find_components(device, name):
+    """WCC by label correcting: every vertex starts with its own id, and the
+    smallest id of each component spreads over it."""
+    graph = nasty_graphs(device, undirected_only=True)[name]
+    xp, n = graph.xp, graph.num_vertices
+    labels = xp.arange(n, dtype=numpy.uint32)
+    spread = Relax(graph, labels, "return label;", filename="<smallest id>")
+    spread.run(numpy.arange(n), numpy.arange(n))
+    assert spread.wait_pushes() >= n
+    _, component = scipy.sparse.csgraph.connected_components(graph.to_scipy(), directed=False)
+    smallest = numpy.full(component.max() + 1, n)
+    numpy.minimum.at(smallest, component, numpy.arange(n))
+    numpy.testing.assert_array_equal(to_host(labels), smallest[component])
+
+
+def test_relax_refuses_bad_labels_and_names_a_bad_candidate(device):
+    graph = nasty_graphs(device)["grid"]
+    with pytest.raises(MinigrError, match=r"relax: labels must be uint32, one per vertex \(1024\); got int32"):
+        Relax(graph, graph.xp.zeros(graph.num_vertices, numpy.int32), "return label;")
+    bad = Relax(graph, graph.xp.zeros(graph.num_vertices, numpy.uint32), "return no_such_thing;",
+                filename="<my candidate>")
+    with pytest.raises(MinigrError, match="<my candidate>"):
+        bad.run([0], [0])
+
+
+@pytest.mark.parametrize("primitive", ["bfs", "sssp"])
+def test_async_falls_back_to_levels_when_its_queue_overflows(device, primitive, monkeypatch):
+    from minigr.apps.bfs import bfs
+    from minigr.apps.sssp import sssp
+    monkeypatch.setattr(relax_module, "PUSHES_PER_VERTEX", 0)
+    monkeypatch.setattr(relax_module, "QUEUE_SPARE", 3)
+    found = []
+    real = Worklist.wait_pushes
+    monkeypatch.setattr(Worklist, "wait_pushes", lambda self: (lambda k: (found.append(k), k)[1])(real(self)))
+    graph = nasty_graphs(device, weighted=True)["grid"]  # made here: no Relax of a bigger queue cached with it
+    result = {"bfs": bfs, "sssp": sssp}[primitive](graph, 5, loop="async")
+    assert found == [None]  # it overflowed, then looped
+    if primitive == "bfs":
+        expected = scipy.sparse.csgraph.shortest_path(graph.to_scipy(), unweighted=True, indices=5)
+        numpy.testing.assert_array_equal(to_host(result.depth), numpy.where(numpy.isinf(expected), -1, expected))
+    else:
+        expected = scipy.sparse.csgraph.dijkstra(graph.to_scipy(), indices=5)
+        numpy.testing.assert_allclose(to_host(result.distance), expected, rtol=1e-5)
+
+
+def test_async_bfs_launches_the_same_kernels_whatever_its_levels(device):
+    """Its levels are relaxed inside one kernel, not a launch each."""
+    from minigr import Graph
+    from minigr.apps.bfs import bfs
+    launched = {}
+    for n in (10, 2000):
+        path = Graph.from_edges(numpy.arange(n - 1), numpy.arange(1, n), num_vertices=n, symmetrize=True,
+                                device=device)
+        bfs(path, 0, loop="async")  # builds its kernels
+        before = launching.launches
+        result = bfs(path, 0, loop="async")
+        launched[n] = launching.launches - before
+        assert result.iterations == n and int(result.depth[-1]) == n - 1
+        assert int(result.parent[-1]) == n - 2 and int(result.parent[0]) == 0
+    assert launched[10] == launched[2000] < 10
+
+
+@pytest.mark.parametrize("primitive", ["bfs", "sssp"])
+def test_async_refuses_a_partitioned_graph(primitive):
+    from minigr import load
+    from minigr.multi import run_threads
+    graph = load("grid:scale=6,seed=1", weights="random", device="cpu")
+    with pytest.raises(MinigrError, match="async"):
+        run_threads(graph, 2, primitive, 0, loop="async")

@@ -1,0 +1,29 @@
+// worklist_transform on the GPU: every thread takes the next position of the
+// queue, waits for its pair to be pushed (or for the queue to run dry), calls
+// f(item, key, queue), which may push more, and takes the next. No levels and
+// no barrier: a chain of pushes runs at the latency of its own loads
+// (asynchronous label correcting, as in Atos). A pair is published with a
+// release store and taken with an acquire load, so f sees what its pusher
+// wrote before the push.
+namespace minigr {
+
+template <class F>
+__device__ void worklist(const Worklist& queue, F& f)
+{
+    for (;;) {
+        const unsigned long long position = atomicAdd(queue.counters + 1, 1ull);
+        if (position >= (unsigned long long)queue.capacity) return;
+        unsigned long long pair;
+        for (unsigned spins = 1; (pair = load_acquire(queue.slots + position)) == WORKLIST_EMPTY; ++spins) {
+            if (spins % 8 == 0) {  // now and then: has the queue run dry, or overflowed?
+                const unsigned long long counts = load_relaxed(queue.counters);
+                if (counts >> 32 == (counts & 0xffffffffull) || load_relaxed(queue.counters + 2)) return;
+            }
+        }
+        queue.slots[position] = WORKLIST_EMPTY;
+        f((int)(unsigned)pair, (unsigned)(pair >> 32), queue);
+        atomicAdd(queue.counters, 1ull);  // finished, after the pushes it made counted
+    }
+}
+
+}  // namespace minigr
