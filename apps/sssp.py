@@ -43,8 +43,14 @@ DISTANCE = """double operator()(int v) const {
     return d;
 }"""
 UNROLL = 4  # iterations per iteration of the device loop: one with empty buckets does nothing
-# loop="async": a path's length through an in-neighbour, as the bits of a float (non-negative: ordered as uint).
+# loop="async": a path's length through an in-neighbour, as the bits of a float (non-negative: ordered as uint),
+# in buckets of delta = bucket[1] (each bound above the last, however small delta).
 PATH_LENGTH = "const float length = minigr::bit_cast<float>(label) + weights[edge]; return minigr::bit_cast<unsigned>(length);"
+NEXT_BOUND = """const unsigned bound = minigr::bit_cast<unsigned>((float)(minigr::bit_cast<float>(smallest) + bucket[1]));
+    return bound > smallest ? bound : smallest + 1;"""
+# loop="async", delta="auto": buckets of 128 mean weights. H100, 2026-11-26: USA-road-d.NY 6.3 ms (64: 6.7; 256
+# overflowed the queue), luxembourg_osm 4.7 (one bucket: 3.2), against 11.1 and 11.8 persistent.
+ASYNC_DELTA = 128
 # The parent of v: its smallest in-neighbour on a shortest path (with weights
 # above 0 it is closer to the source, so parents form a tree).
 PARENT = """int operator()(int v, int u, long long edge) const {
@@ -82,8 +88,8 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
         The start vertex.
     delta : float, 'auto' or None, default 'auto'
         Delta-stepping's bucket width; 'auto': 32 times the largest weight over the mean
-        degree (measured on the standard graphs); None: the frontier form (one bucket of
-        infinite width).
+        degree (measured on the standard graphs), or with loop='async' 128 mean weights;
+        None: the frontier form (one bucket of infinite width).
 
     Returns
     -------
@@ -101,7 +107,10 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     """
     source = check_source(graph, source)
     run = problem(graph, ("sssp",), lambda: SSSP(graph))
-    result = settle(run, graph, source, bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), loop)
+    mode = loop_mode(graph, loop, relaxes=True)
+    mean = run.mean if mode == "async" else None
+    result = settle(run, graph, source, bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges, mean),
+                    mode)
     if (graph.num_vertices - 1) * run.largest >= numpy.finfo(numpy.float32).max:  # a path may pass float32's range
         distance, sources = result.values["distance"], graph.edge_sources()
         if bool((graph.xp.isfinite(distance[sources]) & graph.xp.isinf(distance[graph.col_indices])).any()):
@@ -146,7 +155,8 @@ class SSSP(Problem):
         self.graph, self.owned = graph, n
         self.dist = xp.empty(n, dtype=numpy.float32)
         check_weights(graph, "SSSP")  # the weights' range, read once per graph
-        lowest, self.largest = (float(graph.weights.min()), float(graph.weights.max())) if graph.num_edges else (1, 0)
+        lowest, self.largest, self.mean = ((float(graph.weights.min()), float(graph.weights.max()),
+                                            float(graph.weights.mean())) if graph.num_edges else (1, 0, 0))
         self.zero_weights = lowest == 0
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
@@ -180,7 +190,7 @@ class SSSP(Problem):
         """loop="async": the vertices queued, or None where the queue overflowed (then reset and loop): waits."""
         if self.lengths is None:
             self.lengths = Relax(self.graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
-                                 weights=self.graph.weights)
+                                 next_bound=NEXT_BOUND, name="sssp", weights=self.graph.weights, bucket=self.bucket)
         self.lengths.run([source], [0])
         return self.lengths.wait_pushes()
 
@@ -201,13 +211,16 @@ class SSSP(Problem):
                                dtype=numpy.int32)
 
 
-def bucket_delta(delta, largest, num_vertices, num_edges):
+def bucket_delta(delta, largest, num_vertices, num_edges, mean=None):
     """The bucket width for the delta option (see sssp), given the largest
     weight and the size of the whole graph; "auto": 32 times the largest
     weight over the mean degree, which on the standard graphs (weights 1..64)
-    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23)."""
+    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23), or
+    given the mean weight (loop="async"), ASYNC_DELTA of them."""
     if delta is None:
         return math.inf
+    if delta == "auto" and mean is not None:
+        return max(mean, 1e-30) * ASYNC_DELTA
     if delta == "auto":
         return max(largest, 1e-30) * 32 * num_vertices / num_edges if num_edges else 1.0
     if not (isinstance(delta, numbers.Real) and not isinstance(delta, bool) and delta > 0):  # NumPy numbers too

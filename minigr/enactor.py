@@ -136,10 +136,11 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
     (kron_s21_e16 0.87 ms against 1.01; a 4k-vertex graph's whole call 0.26 ms
     of wall time against 0.63). relaxes: the primitive has an async form,
     which "auto" takes on graphs of small degree (ASYNC_MAX_DEGREE), where
-    levels are many and small (up to ASYNC_MAX_VERTICES): BFS on
-    USA-road-d.NY 3.2 ms against 4.3 persistent, luxembourg_osm 3.7 against
-    7.3, but grid_22 29.6 against 26.7; one thread walks a vertex's edges, so
-    hubs are slow (kron_s21_e16 145 ms against 0.94).
+    levels are many and small (up to ASYNC_MAX_VERTICES). H100, BFS / SSSP:
+    USA-road-d.NY 2.8 / 6.3 ms against 4.2 / 10.4 persistent, luxembourg_osm
+    3.2 / 4.6 against 7.2 / 11.4, but grid_22 29.3 / 57.1 against 27.1 / 39.9;
+    one thread walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS
+    147 ms against 0.84).
     H100, 2026-11-26: `minigr bench primitives` shows every mode."""
     if loop != "auto":
         return loop

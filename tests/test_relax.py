@@ -80,6 +80,8 @@ def test_worklist_refuses_bad_capacity_and_starts(xp):
         with pytest.raises(MinigrError, match=r"capacity must be an int in \[1, 2\^31\)"):
             Worklist(capacity, device)
     queue = Worklist(2, device)
+    with pytest.raises(MinigrError, match="a bound defers pairs: make the Worklist with buckets=True"):
+        queue.reset([0], [0], bound=5)
     with pytest.raises(MinigrError, match="as many keys as items, at most its capacity"):
         queue.reset([0, 1, 2], [0, 0, 0])
     with pytest.raises(MinigrError, match="as many keys as items"):
@@ -101,6 +103,26 @@ def test_relax_min_labels_find_components(device, name):
     smallest = numpy.full(component.max() + 1, n)
     numpy.minimum.at(smallest, component, numpy.arange(n))
     numpy.testing.assert_array_equal(to_host(labels), smallest[component])
+
+
+@pytest.mark.parametrize("width", [1, 100, 10**6])
+def test_relax_in_buckets_finds_shortest_paths(device, width):
+    """Buckets of `width` in distance (next_bound), each worked without levels:
+    Dijkstra's distances, with more buckets the narrower they are."""
+    graph = nasty_graphs(device, weighted=True)["grid"]
+    xp = graph.xp
+    dist = xp.full(graph.num_vertices, numpy.inf, numpy.float32)
+    dist[7] = 0
+    lengths = Relax(graph, dist.view(numpy.uint32), "return minigr::bit_cast<unsigned>(minigr::bit_cast<float>(label) "
+                    "+ weights[edge]);", next_bound=f"return minigr::bit_cast<unsigned>(minigr::bit_cast<float>"
+                    f"(smallest) + {width}.0f);", name="paths", weights=graph.weights)
+    lengths.run([7], [0])
+    assert lengths.wait_pushes() >= graph.num_vertices - 1
+    buckets, _ = lengths.loop.wait_iterations()
+    expected = scipy.sparse.csgraph.dijkstra(graph.to_scipy(), indices=7)
+    numpy.testing.assert_allclose(to_host(dist), expected, rtol=1e-6)
+    longest = expected[numpy.isfinite(expected)].max()
+    assert buckets >= min(longest / width, 50) and (width < longest or buckets <= 3)
 
 
 def test_relax_refuses_bad_labels_and_names_a_bad_candidate(device):

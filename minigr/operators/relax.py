@@ -6,10 +6,13 @@ latency of its own loads, with no level, barrier or launch between its steps.
 Labels are uint32, and smaller is better: an int32 or a non-negative float32
 array viewed as uint32 orders the same. It wins where levels are many and
 small (road maps), and loses where a vertex has many edges: one thread walks
-a vertex's edges."""
+a vertex's edges. With next_bound, it relaxes in buckets of labels, as
+delta-stepping does, each worked without levels: fewer labels corrected
+again where paths of many hops are not the shortest (road maps' distances)."""
 import numpy
 
 from ..transforms import Functor, Worklist, worklist_transform
+from ..transforms.loop import Loop
 from ..transforms.errors import MinigrError
 
 # A pair (src, label) whose label src has since bettered is stale: the better
@@ -31,6 +34,10 @@ class Relax:
     """relax over `graph`'s out-edges, into `labels` (uint32, one per vertex),
     with the body of `unsigned candidate(int src, int dst, long long edge,
     unsigned label)` stated as `candidate` (it sees the captures by name).
+    With `next_bound`, the body of `unsigned next_bound(unsigned smallest)`
+    (above smallest; same captures), it runs in buckets: a run corrects the
+    labels below a bound and defers the others, and the next bucket's bound is
+    next_bound(the smallest deferred), in a loop of runs (`name` names it).
     Keeps its queue, of PUSHES_PER_VERTEX pushes per vertex: where a run needs
     more, wait_pushes() says so and the labels are void.
 
@@ -40,7 +47,8 @@ class Relax:
     5
     """
 
-    def __init__(self, graph, labels, candidate, filename="<relax candidate>", **captures):
+    def __init__(self, graph, labels, candidate, filename="<relax candidate>", *, next_bound=None, name="relax",
+                 **captures):
         if labels.dtype != numpy.uint32 or labels.shape != (graph.num_vertices,):
             raise MinigrError(f"relax: labels must be uint32, one per vertex ({graph.num_vertices}); got "
                               f"{labels.dtype} of shape {labels.shape}")
@@ -48,12 +56,23 @@ class Relax:
                      filename=filename, **captures)
         self.edges = Functor(EDGES, filename="<relax>", labels=labels, candidate=op, row_offsets=graph.row_offsets,
                              col_indices=graph.col_indices)
-        self.queue = Worklist(min(PUSHES_PER_VERTEX * graph.num_vertices + QUEUE_SPARE, 2**31 - 1), graph.device)
+        capacity = min(PUSHES_PER_VERTEX * graph.num_vertices + QUEUE_SPARE, 2**31 - 1)
+        self.queue = Worklist(capacity, graph.device, buckets=next_bound is not None)
+        self.loop = None
+        if next_bound is not None:
+            bound = Functor(f"unsigned operator()(unsigned smallest) const {{ {next_bound}\n}}",
+                            filename=f"{filename} next bound", **captures)
+            self.loop = Loop(name, graph.device, lambda: (worklist_transform(self.queue, self.edges),
+                                                          self.queue.split(bound)), self.queue.holds_pairs())
 
     def run(self, sources, labels):
         """Queues the run from `sources`, whose labels (already stored) are `labels` (host sequences)."""
-        self.queue.reset(sources, labels)
-        worklist_transform(self.queue, self.edges)
+        if self.loop is None:
+            self.queue.reset(sources, labels)
+            worklist_transform(self.queue, self.edges)
+            return
+        self.queue.reset(sources, labels, bound=0)  # the sources' run defers all it finds: the first split bounds it
+        self.loop.run("device", 2**31 - 1)
 
     def wait_pushes(self):
         """The last run's pushes, or None where its queue overflowed (its labels are void): waits for it."""

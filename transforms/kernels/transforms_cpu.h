@@ -92,11 +92,13 @@ void intersect(Size size, const T* items, Pairs& pairs, F& f, Count& count)
 template <class F>
 void worklist(const Worklist& queue, F& f)
 {
-    for (long long position = 0; position < (long long)(queue.counters[0] >> 32) && !queue.counters[2]; ++position) {
+    unsigned long long* words = queue.words;
+    for (long long position = 0; position < (long long)(words[worklist_word::COUNTS] >> 32) &&
+                                 !words[worklist_word::OVERFLOWED]; ++position) {
         const unsigned long long pair = queue.slots[position];
         queue.slots[position] = WORKLIST_EMPTY;
         f((int)(unsigned)pair, (unsigned)(pair >> 32), queue);
-        queue.counters[0] += 1;
+        words[worklist_word::COUNTS] += 1;
     }
 }
 

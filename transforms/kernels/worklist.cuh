@@ -10,19 +10,20 @@ namespace minigr {
 template <class F>
 __device__ void worklist(const Worklist& queue, F& f)
 {
+    using namespace worklist_word;
     for (;;) {
-        const unsigned long long position = atomicAdd(queue.counters + 1, 1ull);
+        const unsigned long long position = atomicAdd(&queue.words[TAKEN], 1ull);
         if (position >= (unsigned long long)queue.capacity) return;
         unsigned long long pair;
         for (unsigned spins = 1; (pair = load_acquire(queue.slots + position)) == WORKLIST_EMPTY; ++spins) {
             if (spins % 8 == 0) {  // now and then: has the queue run dry, or overflowed?
-                const unsigned long long counts = load_relaxed(queue.counters);
-                if (counts >> 32 == (counts & 0xffffffffull) || load_relaxed(queue.counters + 2)) return;
+                const unsigned long long counts = load_relaxed(&queue.words[COUNTS]);
+                if (counts >> 32 == (counts & 0xffffffffull) || load_relaxed(&queue.words[OVERFLOWED])) return;
             }
         }
         queue.slots[position] = WORKLIST_EMPTY;
         f((int)(unsigned)pair, (unsigned)(pair >> 32), queue);
-        atomicAdd(queue.counters, 1ull);  // finished, after the pushes it made counted
+        atomicAdd(&queue.words[COUNTS], 1ull);  // finished, after the pushes it made counted
     }
 }
 

@@ -2,29 +2,81 @@
 // for worklist_transform (worklist.cuh on the GPU, transforms_cpu.h on the
 // CPU). slots[p] holds the p-th pushed pair as key << 32 | item, or EMPTY
 // before it is pushed and again once taken, so a queue that ran to its end
-// is ready for the next run. counters = [pushed << 32 | finished, taken,
-// overflowed]: one atomic both counts a push and gives its position, and
-// pushed == finished means that nothing is queued or being worked on.
+// is ready for the next run. A pair whose key is not below the run's bound
+// is deferred instead: appended to one of two lists, which split_deferred
+// queues again once the bound rises (buckets of keys, as in delta-stepping).
 namespace minigr {
 
 constexpr unsigned long long WORKLIST_EMPTY = ~0ull;
 
-struct Worklist {
-    unsigned long long* slots;
-    unsigned long long* counters;
-    long long capacity;  // below 2^31, so the 32-bit counts cannot wrap
+// words: one atomic both counts a push and gives its position, and pushed ==
+// finished means that nothing is queued or being worked on.
+namespace worklist_word {
+enum : int {
+    COUNTS = 0,     // pushed << 32 | finished
+    TAKEN = 1,      // positions taken by the workers
+    OVERFLOWED = 2, // 1 once a push or a deferral found no room: the run's result is void
+    BOUND = 3,      // keys from here on are deferred
+    SMALLEST = 4,   // the smallest key deferred in this bucket
+    LIST = 5,       // the list that deferrals go to (0 or 1)
+    DEFERRED = 6,   // pairs in list 0, then list 1 (at 7)
+    TO_SPLIT = 8,   // pairs of the last bucket's list, for split_deferred
+    PUSHES = 9,     // pushes of the buckets before this one
+    WORDS = 10
+};
+}
 
-    // Queues (item, key). Past capacity it only sets overflowed: the run's
-    // result is void, and its caller runs again another way.
+struct Worklist {
+    unsigned long long* words;
+    unsigned long long* slots;
+    unsigned long long* deferred;  // two lists of `capacity` pairs (or none: a bound above every key)
+    long long capacity;            // below 2^31, so the 32-bit counts cannot wrap
+    unsigned bound;                // words[BOUND], read when the run began
+    unsigned list;                 // words[LIST], the same
+
+    __device__ void overflow() const { atomicExch(&words[worklist_word::OVERFLOWED], 1ull); }
+
+    // Queues (item, key), or defers it from its bound on. Past capacity it
+    // only sets OVERFLOWED, and its caller runs again another way.
     __device__ void push(int item, unsigned key) const
     {
-        const unsigned long long position = atomicAdd(counters, 1ull << 32) >> 32;
-        if (position >= (unsigned long long)capacity) {
-            atomicExch(counters + 2, 1ull);
+        const unsigned long long pair = (unsigned long long)key << 32 | (unsigned)item;
+        if (key >= bound) {
+            const unsigned long long at = atomicAdd(&words[worklist_word::DEFERRED + list], 1ull);
+            if (at >= (unsigned long long)capacity) return overflow();
+            deferred[list * capacity + at] = pair;
+            atomicMin(&words[worklist_word::SMALLEST], (unsigned long long)key);
             return;
         }
-        store_release(slots + position, (unsigned long long)key << 32 | (unsigned)item);
+        const unsigned long long position = atomicAdd(&words[worklist_word::COUNTS], 1ull << 32) >> 32;
+        if (position >= (unsigned long long)capacity) return overflow();
+        store_release(slots + position, pair);
     }
 };
+
+// Between buckets, on one thread: the queue empty again, the bound raised to
+// next(smallest deferred key), deferrals to the other list, whose pairs
+// split_deferred then goes through.
+template <class Next>
+__device__ void next_bucket(const Worklist& queue, const Next& next)
+{
+    using namespace worklist_word;
+    unsigned long long* words = queue.words;
+    const unsigned long long list = words[LIST];
+    words[PUSHES] += words[COUNTS] >> 32;
+    words[COUNTS] = words[TAKEN] = 0;
+    words[BOUND] = next((unsigned)words[SMALLEST]);
+    words[SMALLEST] = WORKLIST_EMPTY;
+    words[TO_SPLIT] = min(words[DEFERRED + list], (unsigned long long)queue.capacity);
+    words[DEFERRED + list] = 0;
+    words[LIST] = 1 - list;
+}
+
+// Deferred pair i of the last bucket: queued if below the new bound, else deferred again.
+__device__ __forceinline__ void split_deferred(const Worklist& queue, long long i)
+{
+    const unsigned long long pair = queue.deferred[(1 - queue.list) * queue.capacity + i];
+    queue.push((int)(unsigned)pair, (unsigned)(pair >> 32));
+}
 
 }  // namespace minigr
