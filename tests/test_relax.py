@@ -179,3 +179,9 @@ def test_async_refuses_a_partitioned_graph(primitive):
     graph = load("grid:scale=6,seed=1", weights="random", device="cpu")
     with pytest.raises(MinigrError, match="async"):
         run_threads(graph, 2, primitive, 0, loop="async")
+
+
+def test_relax_example_runs():
+    import doctest
+    results = doctest.testmod(relax_module)
+    assert results.attempted and not results.failed

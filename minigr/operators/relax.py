@@ -41,10 +41,14 @@ class Relax:
     Keeps its queue, of PUSHES_PER_VERTEX pushes per vertex: where a run needs
     more, wait_pushes() says so and the labels are void.
 
+    >>> import numpy, minigr
+    >>> graph = minigr.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 2], device="cpu")
+    >>> depth = numpy.full(4, -1, dtype=numpy.int32)  # -1 as uint32: the largest label
+    >>> depth[0] = 0
     >>> hops = Relax(graph, depth.view(numpy.uint32), "return label + 1;")
-    >>> hops.run([source], [0])
-    >>> hops.wait_pushes()  # source's pair and one for each improvement
-    5
+    >>> hops.run([0], [0])
+    >>> hops.wait_pushes(), depth.tolist()  # the source's pair, and one for each improvement
+    (4, [0, 1, 1, 2])
     """
 
     def __init__(self, graph, labels, candidate, filename="<relax candidate>", *, next_bound=None, name="relax",
