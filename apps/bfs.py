@@ -91,7 +91,7 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     mode = loop_mode(graph, loop, dense="persistent", relaxes=True)
     with Timer(graph.device) as timer:
         run.reset(source)
-        levels = run.relaxed_levels(source) if mode == "async" else None
+        levels = run.wait_relaxed_levels(source) if mode == "async" else None
         if levels is None:  # a loop of levels, or async's queue overflowed (then persistent)
             if mode == "async":
                 mode = "persistent"
@@ -142,7 +142,7 @@ class BFS(Problem):
         transform(self.graph.num_vertices, self.start.with_values(root=source))
         self.frontier.reset(source)
 
-    def relaxed_levels(self, source):
+    def wait_relaxed_levels(self, source):
         """loop="async": the levels, or None where the queue overflowed (then reset
         and loop): waits."""
         if self.hops is None:

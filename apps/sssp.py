@@ -45,8 +45,10 @@ DISTANCE = """double operator()(int v) const {
 UNROLL = 4  # iterations per iteration of the device loop: one with empty buckets does nothing
 # loop="async": a path's length through an in-neighbour, as the bits of a float (non-negative: ordered as uint),
 # in buckets of delta = bucket[1] (each bound above the last, however small delta).
-PATH_LENGTH = "const float length = minigr::bit_cast<float>(label) + weights[edge]; return minigr::bit_cast<unsigned>(length);"
-NEXT_BOUND = """const unsigned bound = minigr::bit_cast<unsigned>((float)(minigr::bit_cast<float>(smallest) + bucket[1]));
+PATH_LENGTH = """const float length = minigr::bit_cast<float>(label) + weights[edge];
+    return minigr::bit_cast<unsigned>(length);"""
+NEXT_BOUND = """const float next = minigr::bit_cast<float>(smallest) + bucket[1];
+    const unsigned bound = minigr::bit_cast<unsigned>(next);
     return bound > smallest ? bound : smallest + 1;"""
 # loop="async", delta="auto": buckets of 128 mean weights. H100, 2026-11-26: USA-road-d.NY 6.3 ms (64: 6.7; 256
 # overflowed the queue), luxembourg_osm 4.7 (one bucket: 3.2), against 11.1 and 11.8 persistent.
@@ -127,7 +129,7 @@ def settle(run, graph, source, delta, loop):
                           "or 'host'")
     with Timer(run.graph.device) as timer:
         run.reset(source, delta)
-        iterations, exhausted = run.relaxed(source) if mode == "async" else None, False
+        iterations, exhausted = run.wait_relaxed(source) if mode == "async" else None, False
         if iterations is None:  # a loop of rounds, or async's queue overflowed (then persistent)
             if mode == "async":
                 mode = "persistent"
@@ -186,7 +188,7 @@ class SSSP(Problem):
         self.near.reset(() if source is None else source)
         self.far.reset()
 
-    def relaxed(self, source):
+    def wait_relaxed(self, source):
         """loop="async": the vertices queued, or None where the queue overflowed (then reset and loop): waits."""
         if self.lengths is None:
             self.lengths = Relax(self.graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",

@@ -19,8 +19,8 @@ WORDS, BOUND, TO_SPLIT, PUSHES = 10, 3, 8, 9  # worklist.h's worklist_word
 WORKERS_PER_SM = 64
 # The queue as worklist.h's struct, from a functor's captures (uint64_t is not unsigned long long on every C++).
 _QUEUE = """minigr::Worklist queue() const {
-    auto* w = (unsigned long long*)words;
-    return {w, (unsigned long long*)slots, (unsigned long long*)deferred, capacity, (unsigned)w[3], (unsigned)w[5]};
+    using word = unsigned long long;
+    return minigr::worklist_of((word*)words, (word*)slots, (word*)deferred, capacity);
 }
 """
 _NEXT_BUCKET = _QUEUE + "void operator()(long long) const { minigr::next_bucket(queue(), next); }"
@@ -42,7 +42,7 @@ class Worklist:
         self._all = self.xp.full(WORDS + (3 if buckets else 1) * self.capacity, EMPTY, dtype=numpy.uint64)
         self.words, self.slots = self._all[:WORDS], self._all[WORDS:WORDS + self.capacity]
         self.deferred = self._all[WORDS + self.capacity:] if buckets else self._all[:1]
-        self.captures = dict(words=self.words, slots=self.slots, deferred=self.deferred,
+        self._captures = dict(words=self.words, slots=self.slots, deferred=self.deferred,
                              capacity=numpy.int64(self.capacity))
         self._empty = True  # every slot EMPTY, as a run that ran dry leaves them
         self._split = None  # split's (next_bound, its two functors), made on first use
@@ -71,8 +71,8 @@ class Worklist:
         operator()(unsigned smallest) const`) and queues the deferred pairs
         below it (the others stay deferred). Waits for nothing."""
         if self._split is None or self._split[0] is not next_bound:
-            self._split = (next_bound, Functor(_NEXT_BUCKET, filename="<next bucket>", next=next_bound, **self.captures),
-                           Functor(_SPLIT, filename="<split deferred>", **self.captures))
+            step = Functor(_NEXT_BUCKET, filename="<next bucket>", next=next_bound, **self._captures)
+            self._split = (next_bound, step, Functor(_SPLIT, filename="<split deferred>", **self._captures))
         transform(1, self._split[1])
         transform(DeviceCount(self.words.view(numpy.int64), self.capacity, TO_SPLIT), self._split[2])
 
@@ -82,8 +82,9 @@ class Worklist:
 
     def wait_pushes(self):
         """The pairs the last run pushed (its first ones included; with buckets,
-        over all its buckets, a deferred pair again when queued again), or None where a push found the queue full (the run's
-        result is then void): waits for it."""
+        over all its buckets, a deferred pair again when queued again), or None
+        where a push found the queue full (the run's result is then void):
+        waits for it."""
         words = self.words.tolist()
         overflowed = bool(words[2])
         self._empty = not overflowed
@@ -99,8 +100,7 @@ def worklist_transform(queue, f):
     capacity a queue drops pushes and says so (Worklist.wait_pushes)."""
     device = call_device([f], [queue.slots])
     blocks = multiprocessors(current_gpu()) if device == "gpu" else 1
-    call = ("minigr::Worklist queue{words, slots, deferred, capacity, (unsigned)words[3], (unsigned)words[5]}; "
-            "minigr::worklist(queue, f0)")
+    call = "minigr::worklist(minigr::worklist_of(words, slots, deferred, capacity), f0)"
     launch(device, [("unsigned long long*", "words"), ("unsigned long long*", "slots"),
                     ("unsigned long long*", "deferred"), ("long long", "capacity")],
            [queue.words, queue.slots, queue.deferred, numpy.int64(queue.capacity)], [f], {"gpu": call, "cpu": call},

@@ -54,6 +54,14 @@ struct Worklist {
     }
 };
 
+// The queue of words, slots and deferred pairs, with the bound and list of the run now beginning.
+__device__ __forceinline__ Worklist worklist_of(unsigned long long* words, unsigned long long* slots,
+                                                unsigned long long* deferred, long long capacity)
+{
+    return {words, slots, deferred, capacity, (unsigned)words[worklist_word::BOUND],
+            (unsigned)words[worklist_word::LIST]};
+}
+
 // Between buckets, on one thread: the queue empty again, the bound raised to
 // next(smallest deferred key), deferrals to the other list, whose pairs
 // split_deferred then goes through.
