@@ -5,7 +5,7 @@ next near level, one above it the far bucket, and when the near bucket runs
 dry the threshold rises by delta and the far vertices are split again. The
 frontier form (delta=None) relaxes the out-edges of every improved vertex
 each iteration. Either loops on the device. loop="async" relaxes without
-rounds (minigr.operators.Relax); its iterations are the vertices it queued."""
+rounds (minigr.operators.Relax); its iterations are the pairs it queued."""
 import argparse
 import math
 import numbers
@@ -50,8 +50,8 @@ PATH_LENGTH = """const float length = minigr::bit_cast<float>(label) + weights[e
 NEXT_BOUND = """const float next = minigr::bit_cast<float>(smallest) + bucket[1];
     const unsigned bound = minigr::bit_cast<unsigned>(next);
     return bound > smallest ? bound : smallest + 1;"""
-# loop="async", delta="auto": buckets of 128 mean weights. H100, 2026-11-26: USA-road-d.NY 6.3 ms (64: 6.7; 256
-# overflowed the queue), luxembourg_osm 4.7 (one bucket: 3.2), against 11.1 and 11.8 persistent.
+# loop="async", delta="auto": buckets of 128 mean weights. H100, 2026-11-26: USA-road-d.NY 6.2 ms (32: 7.3, 512: 7.9,
+# one bucket overflowed the queue), luxembourg_osm 3.7 (512: 3.2, one bucket: 2.9), against 10.8 and 11.9 persistent.
 ASYNC_DELTA = 128
 # The parent of v: its smallest in-neighbour on a shortest path (with weights
 # above 0 it is closer to the source, so parents form a tree).
@@ -189,7 +189,7 @@ class SSSP(Problem):
         self.far.reset()
 
     def wait_relaxed(self, source):
-        """loop="async": the vertices queued, or None where the queue overflowed (then reset and loop): waits."""
+        """loop="async": the pairs queued, or None where the queue overflowed (then reset and loop): waits."""
         if self.lengths is None:
             self.lengths = Relax(self.graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
                                  next_bound=NEXT_BOUND, name="sssp", weights=self.graph.weights, bucket=self.bucket)

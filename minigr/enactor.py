@@ -136,12 +136,12 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
     (kron_s21_e16 0.87 ms against 1.01; a 4k-vertex graph's whole call 0.26 ms
     of wall time against 0.63). relaxes: the primitive has an async form,
     which "auto" takes on graphs of small degree (ASYNC_MAX_DEGREE), where
-    levels are many and small (up to ASYNC_MAX_VERTICES). H100, BFS / SSSP:
+    levels are many and small (up to ASYNC_MAX_VERTICES): BFS / SSSP on
     USA-road-d.NY 2.9 / 6.2 ms against 4.7 / 10.8 persistent, luxembourg_osm
     2.6 / 3.7 against 7.6 / 11.9, but grid_22 31.6 / 73.4 against 27.3 / 40.8;
     one thread walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS
-    147 ms against 0.84).
-    H100, 2026-11-26: `minigr bench primitives` shows every mode."""
+    147 ms against 0.84). H100, 2026-11-26: `minigr bench primitives` shows
+    every mode."""
     if loop != "auto":
         return loop
     if relaxes and graph.max_out_degree <= ASYNC_MAX_DEGREE and graph.num_vertices <= ASYNC_MAX_VERTICES:

@@ -10,4 +10,5 @@ from .worklist import Worklist, worklist_transform
 
 __all__ = ["Functor", "DeviceCount", "Partition", "transform", "scan_transform", "compact_transform",
            "lbs_transform", "segment_transform", "segreduce_transform", "intersect_transform", "Worklist",
-           "worklist_transform", "array_module", "device_of", "gpu_available", "resolve_device", "MinigrError", "CompileError", "DeviceError"]
+           "worklist_transform", "array_module", "device_of", "gpu_available", "resolve_device", "MinigrError",
+           "CompileError", "DeviceError"]

@@ -8,5 +8,5 @@ from .priority_queue import split_near_far
 from .reduce_vertices import reduce_vertices
 from .relax import Relax
 
-__all__ = ["AdvanceFunctor", "NeighborGroups", "Relax", "SMALLEST_FOUND", "advance", "advance_pull", "compute", "filter_frontier",
-           "neighbor_reduce", "reduce_vertices", "split_near_far"]
+__all__ = ["AdvanceFunctor", "NeighborGroups", "Relax", "SMALLEST_FOUND", "advance", "advance_pull", "compute",
+           "filter_frontier", "neighbor_reduce", "reduce_vertices", "split_near_far"]

@@ -38,6 +38,7 @@ _COMBINE = """void operator()(long long edge, long long seg, long long rank) con
 # reduce= for the smallest of the values found, where -1 is "none found" (a parent among in-neighbours)
 SMALLEST_FOUND = "a < 0 ? b : b < 0 ? a : a < b ? a : b"
 
+
 def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", reduce="sum", identity=None,
                     dtype=numpy.float64, strategy=None):
     """out[v], for each vertex v of `frontier`'s current level (None: every

@@ -29,7 +29,7 @@ EDGES = """__device__ void operator()(int src, unsigned label, const minigr::Wor
             const int dst = col_indices[edge];
             const unsigned better = candidate(src, dst, edge, label);
             if (better >= atomicMin(&labels[dst], better)) continue;
-            if (next < 0 && chased < CHASE && better < queue.bound) {
+            if (next < 0 && chased < chase && better < queue.bound) {
                 next = dst;
                 next_label = better;
             } else {
@@ -77,7 +77,7 @@ class Relax:
         op = Functor(f"unsigned operator()(int src, int dst, long long edge, unsigned label) const {{ {candidate}\n}}",
                      filename=filename, **captures)
         self.edges = Functor(EDGES, filename="<relax>", labels=labels, candidate=op, row_offsets=graph.row_offsets,
-                             col_indices=graph.col_indices, CHASE=numpy.int32(CHASE))
+                             col_indices=graph.col_indices, chase=numpy.int32(CHASE))
         capacity = min(PUSHES_PER_VERTEX * graph.num_vertices + QUEUE_SPARE, 2**31 - 1)
         self.queue = Worklist(capacity, graph.device, buckets=next_bound is not None)
         self.loop = None
