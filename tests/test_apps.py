@@ -45,7 +45,8 @@ def check_tree(graph, source, parent, level, tolerance=0.0):
 
 
 # Each loop mode on the GPU (the CPU loops on the host whatever the mode, but for async).
-LOOPS = ["auto", "async", pytest.param("persistent", marks=pytest.mark.gpu), pytest.param("device", marks=pytest.mark.gpu)]
+LOOPS = ["auto", "async", pytest.param("persistent", marks=pytest.mark.gpu),
+         pytest.param("device", marks=pytest.mark.gpu)]
 
 
 @pytest.mark.parametrize("name", NAMES)
