@@ -157,8 +157,9 @@ class SSSP(Problem):
         self.graph, self.owned = graph, n
         self.dist = xp.empty(n, dtype=numpy.float32)
         check_weights(graph, "SSSP")  # the weights' range, read once per graph
-        lowest, self.largest, self.mean = ((float(graph.weights.min()), float(graph.weights.max()),
-                                            float(graph.weights.mean())) if graph.num_edges else (1, 0, 0))
+        weights = graph.weights
+        lowest, self.largest, self.mean = ((float(weights.min()), float(weights.max()),
+                                            float(weights.mean(dtype=numpy.float64))) if graph.num_edges else (1, 0, 0))
         self.zero_weights = lowest == 0
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
