@@ -91,12 +91,8 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     mode = loop_mode(graph, loop, dense="persistent", relaxes=True)
     with Timer(graph.device) as timer:
         run.reset(source)
-        levels = run.wait_relaxed_levels(source) if mode == "async" else None
-        if levels is None:  # a loop of levels, or async's queue overflowed (then persistent)
-            if mode == "async":
-                mode = "persistent"
-                run.reset(source)
-            levels, _ = run.run_loop(mode, max(graph.num_vertices, 1))
+        levels, _ = run.run_mode(mode, max(graph.num_vertices, 1), lambda: run.wait_relaxed_levels(source),
+                                 lambda: run.reset(source))
     run.frontier.check_waiting()
     depth = run.depth.copy()
     edges = Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets)
@@ -127,7 +123,8 @@ class BFS(Problem):
                              direction=self.direction, row_offsets=graph.row_offsets, root=numpy.int32(0),
                              edges=numpy.int64(graph.num_edges))
         self.start_loop(graph.device, self.level, self.next_level(), unroll=UNROLL)
-        self.hops = None  # loop="async": a Relax, made on first use
+        self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>")  # loop="async"
+        self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
 
     def level(self):
         it = self.loop.iteration
@@ -145,9 +142,6 @@ class BFS(Problem):
     def wait_relaxed_levels(self, source):
         """loop="async": the levels, or None where the queue overflowed (then reset
         and loop): waits."""
-        if self.hops is None:
-            self.hops = Relax(self.graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>")
-            self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
         self.hops.run([source], [0])
         neighbor_reduce(self.graph, self.level_up, out=self.parent, direction="in", reduce=SMALLEST_FOUND, identity=-1)
         self.parent[source] = source

@@ -129,15 +129,11 @@ def settle(run, graph, source, delta, loop):
                           "or 'host'")
     with Timer(run.graph.device) as timer:
         run.reset(source, delta)
-        iterations, exhausted = run.wait_relaxed(source) if mode == "async" else None, False
-        if iterations is None:  # a loop of rounds, or async's queue overflowed (then persistent)
-            if mode == "async":
-                mode = "persistent"
-                run.reset(source, delta)
-            # the frontier form settles within n + 1 iterations; delta-stepping's
-            # empty buckets have no such bound, so only the counter's range caps it
-            limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
-            iterations, exhausted = run.run_loop(mode, limit)
+        # the frontier form settles within n + 1 iterations; delta-stepping's
+        # empty buckets have no such bound, so only the counter's range caps it
+        limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
+        iterations, exhausted = run.run_mode(mode, limit, lambda: run.wait_relaxed(source),
+                                             lambda: run.reset(source, delta))
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
@@ -172,7 +168,8 @@ class SSSP(Problem):
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
                                 far_min=self.bucket[2:3])
         self.start_loop(graph.device, self.iteration, self.next_bucket(), unroll=UNROLL)
-        self.lengths = None  # loop="async": a Relax, made on first use
+        self.lengths = Relax(graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
+                             next_bound=NEXT_BOUND, name="sssp", weights=graph.weights, bucket=self.bucket)  # async
 
     def iteration(self):
         advance(self.graph, self.near, self.relax, out=self.near, iteration=self.loop.iteration, unique=True)
@@ -191,9 +188,6 @@ class SSSP(Problem):
 
     def wait_relaxed(self, source):
         """loop="async": the pairs queued, or None where the queue overflowed (then reset and loop): waits."""
-        if self.lengths is None:
-            self.lengths = Relax(self.graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
-                                 next_bound=NEXT_BOUND, name="sssp", weights=self.graph.weights, bucket=self.bucket)
         self.lengths.run([source], [0])
         return self.lengths.wait_pushes()
 

@@ -111,6 +111,18 @@ class Problem:
         self.loop.run(where, max_iterations)
         return self.loop.wait_iterations()
 
+    def run_mode(self, where, max_iterations, relaxed, restart):
+        """Runs the primitive as `where` says: "async" by relaxed() (its iterations,
+        or None where its queue overflowed: then restart() and the persistent
+        loop), else by its loop (see run_loop). (iterations, limit reached): waits."""
+        if where == "async":
+            iterations = relaxed()
+            if iterations is not None:
+                return iterations, False
+            restart()
+            where = "persistent"
+        return self.run_loop(where, max_iterations)
+
     def finish_loop(self, where, max_iterations, unfinished):
         """Runs a loop that its algorithm ends within max_iterations (see run_loop): its
         iterations, waited for; reaching the limit is a bug, raised as "internal error:

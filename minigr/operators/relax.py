@@ -78,17 +78,21 @@ class Relax:
                      filename=filename, **captures)
         self.edges = Functor(EDGES, filename="<relax>", labels=labels, candidate=op, row_offsets=graph.row_offsets,
                              col_indices=graph.col_indices, chase=numpy.int32(CHASE))
-        capacity = min(PUSHES_PER_VERTEX * graph.num_vertices + QUEUE_SPARE, 2**31 - 1)
-        self.queue = Worklist(capacity, graph.device, buckets=next_bound is not None)
-        self.loop = None
-        if next_bound is not None:
-            bound = Functor(f"unsigned operator()(unsigned smallest) const {{ {next_bound}\n}}",
-                            filename=f"{filename} next bound", **captures)
-            self.loop = Loop(name, graph.device, lambda: (worklist_transform(self.queue, self.edges),
-                                                          self.queue.split(bound)), self.queue.holds_pairs())
+        self.bound = None if next_bound is None else Functor(
+            f"unsigned operator()(unsigned smallest) const {{ {next_bound}\n}}", filename=f"{filename} next bound",
+            **captures)
+        self.graph, self.name = graph, name
+        self.queue = self.loop = None  # made on the first run: 8 bytes a push (24 with buckets)
 
     def run(self, sources, labels):
         """Queues the run from `sources`, whose labels (already stored) are `labels` (host sequences)."""
+        if self.queue is None:
+            capacity = min(PUSHES_PER_VERTEX * self.graph.num_vertices + QUEUE_SPARE, 2**31 - 1)
+            self.queue = Worklist(capacity, self.graph.device, buckets=self.bound is not None)
+            if self.bound is not None:
+                self.loop = Loop(self.name, self.graph.device, lambda: (worklist_transform(self.queue, self.edges),
+                                                                        self.queue.split(self.bound)),
+                                 self.queue.holds_pairs())
         if self.loop is None:
             self.queue.reset(sources, labels)
             worklist_transform(self.queue, self.edges)
