@@ -123,7 +123,7 @@ class BFS(Problem):
                              direction=self.direction, row_offsets=graph.row_offsets, root=numpy.int32(0),
                              edges=numpy.int64(graph.num_edges))
         self.start_loop(graph.device, self.level, self.next_level(), unroll=UNROLL)
-        self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>")  # loop="async"
+        self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>", name="bfs")  # async
         self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
 
     def level(self):

@@ -183,6 +183,7 @@ def test_primitives_loop_without_waiting(monkeypatch):
         assert decisions == []
         if run in runs[:3]:  # BFS and SSSP
             run("persistent")
+            run("async")  # SSSP's buckets: a loop of runs on the device
             assert decisions == []
         run("host")
         assert decisions
@@ -195,12 +196,14 @@ def test_repeated_device_runs_leak_no_gpu_memory():
     from minigr import load
     from minigr.apps.bfs import bfs
     from minigr.apps.pagerank import pagerank
-    graph = load("grid:scale=10,seed=1", device="gpu")
+    from minigr.apps.sssp import sssp
+    graph = load("grid:scale=10,seed=1", weights="random", device="gpu")
     pool = cupy.get_default_memory_pool()
     for k in range(100):
         bfs(graph, 5)
         bfs(graph, 5, loop="persistent")
         bfs(graph, 5, loop="async")
+        sssp(graph, 5, loop="async")
         pagerank(graph)
         if k == 1:
             gc.collect()  # earlier tests' graphs and their cached problems (cycles) go now, not during the runs

@@ -3,6 +3,9 @@ to, in one launch, and says when the queue overflowed; Relax corrects labels
 over a graph's edges with it; BFS and SSSP with loop="async" give the answers
 of the other modes (tests/test_apps.py), fall back when the queue overflows,
 and launch the same kernels whatever their levels."""
+import subprocess
+import sys
+
 import numpy
 import pytest
 import scipy.sparse.csgraph
@@ -130,9 +133,27 @@ def test_relax_refuses_bad_labels_and_names_a_bad_candidate(device):
     with pytest.raises(MinigrError, match=r"relax: labels must be uint32, one per vertex \(1024\); got int32"):
         Relax(graph, graph.xp.zeros(graph.num_vertices, numpy.int32), "return label;")
     bad = Relax(graph, graph.xp.zeros(graph.num_vertices, numpy.uint32), "return no_such_thing;",
-                filename="<my candidate>")
-    with pytest.raises(MinigrError, match="<my candidate>"):
+                filename="<my candidate>", name="my primitive")
+    with pytest.raises(MinigrError, match="(?s)^my primitive: functor .*<my candidate>:1"):
         bad.run([0], [0])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("buckets", [False, True])
+def test_a_fault_inside_the_queue_names_the_primitive(buckets):
+    """A candidate that faults inside the worklist kernel: a clear error naming
+    the primitive (in its own process: the fault ruins the context)."""
+    bound = "'return smallest + 1;'" if buckets else "None"
+    script = ("import numpy, minigr\n"
+              "from minigr.operators import Relax\n"
+              "graph = minigr.load('grid:scale=6,seed=1', device='gpu')\n"
+              "labels = graph.xp.full(graph.num_vertices, 7, numpy.uint32)\n"
+              "bad = Relax(graph, labels, '((volatile int*)8)[dst] = 1; return 0;', name='faulty', "
+              f"next_bound={bound})\n"
+              "bad.run([0], [0])\n"
+              "bad.wait_pushes()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0 and "faulty: the GPU failed while relaxing" in done.stderr, done.stderr
 
 
 @pytest.mark.parametrize("primitive", ["bfs", "sssp"])

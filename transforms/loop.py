@@ -3,7 +3,6 @@ a CUDA graph whose conditional WHILE node runs the body until a functor on
 the device says stop, with IF/ELSE nodes for the body's branches; the same
 body also runs driven by the host (the CPU backend always, the GPU when asked),
 reading one flag per decision."""
-import contextlib
 import threading
 import time
 
@@ -11,7 +10,7 @@ import numpy
 
 from .api import _count, huge_list, transform
 from .backend import array_module
-from .errors import DeviceError, MinigrError
+from .errors import DeviceError, MinigrError, naming_errors
 from .functor import Functor
 from .launch import compile_checking, current_gpu, launch, recording_launches
 from .lookback import await_cell, host_cell
@@ -111,17 +110,9 @@ class Loop:
                 self._persistent.check_waiting()
         return iteration + 1, bool(exhausted)
 
-    @contextlib.contextmanager
     def _naming_errors(self):
         """Errors of the loop's functors and kernels, with the loop's name first."""
-        try:
-            yield
-        except MinigrError as exc:
-            raise type(exc)(f"{self.name}: {exc}") from None
-        except Exception as exc:
-            if type(exc).__module__.startswith("cupy"):  # a CUDA error: a kernel of the loop failed
-                raise DeviceError(f"{self.name}: the GPU failed while running its loop: {exc}") from exc
-            raise
+        return naming_errors(self.name, "running its loop")
 
     def branch(self, condition, if_true, if_false=None):
         """Inside the body: runs if_true() when condition() holds, else if_false()

@@ -13,7 +13,7 @@ import numpy
 
 from ..transforms import Functor, Worklist, worklist_transform
 from ..transforms.loop import Loop
-from ..transforms.errors import MinigrError
+from ..transforms.errors import MinigrError, naming_errors
 
 # A pair (src, label) whose label src has since bettered is stale: the better
 # one is queued too, and relaxes instead. A thread goes on along one neighbour
@@ -55,7 +55,7 @@ class Relax:
     With `next_bound`, the body of `unsigned next_bound(unsigned smallest)`
     (above smallest; same captures), it runs in buckets: a run corrects the
     labels below a bound and defers the others, and the next bucket's bound is
-    next_bound(the smallest deferred), in a loop of runs (`name` names it).
+    next_bound(the smallest deferred), in a loop of runs. Errors name `name`.
     Keeps its queue, of PUSHES_PER_VERTEX pushes per vertex: where a run needs
     more, wait_pushes() says so and the labels are void.
 
@@ -86,6 +86,10 @@ class Relax:
 
     def run(self, sources, labels):
         """Queues the run from `sources`, whose labels (already stored) are `labels` (host sequences)."""
+        with naming_errors(self.name, "relaxing"):
+            self._run(sources, labels)
+
+    def _run(self, sources, labels):
         if self.queue is None:
             capacity = min(PUSHES_PER_VERTEX * self.graph.num_vertices + QUEUE_SPARE, 2**31 - 1)
             self.queue = Worklist(capacity, self.graph.device, buckets=self.bound is not None)
@@ -102,4 +106,5 @@ class Relax:
 
     def wait_pushes(self):
         """The last run's pushes, or None where its queue overflowed (its labels are void): waits for it."""
-        return self.queue.wait_pushes()
+        with naming_errors(self.name, "relaxing"):
+            return self.queue.wait_pushes()
