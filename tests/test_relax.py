@@ -206,3 +206,19 @@ def test_relax_example_runs():
     import doctest
     results = doctest.testmod(relax_module)
     assert results.attempted and not results.failed
+
+
+def test_worklist_without_buckets_queues_the_largest_key(xp):
+    """A queue without buckets defers nothing, not even key 2^32 - 1."""
+    queue = Worklist(10, "cpu" if xp is numpy else "gpu")
+    seen = xp.zeros(4, numpy.int64)
+    top = Functor("""void operator()(int item, unsigned key, const minigr::Worklist& queue) const {
+        seen[item] = key;
+        if (item < 3) queue.push(item + 1, 4294967295u);
+    }""", filename="<top key>", seen=seen)
+    queue.reset([0], [7])
+    worklist_transform(queue, top)
+    assert queue.wait_pushes() == 4
+    assert to_host(seen).tolist() == [7, 2**32 - 1, 2**32 - 1, 2**32 - 1]
+    words = to_host(queue.words).tolist()
+    assert words[0] == 4 << 32 | 4 and words[2] == 0  # 4 pushed, 4 finished, no overflow

@@ -12,7 +12,8 @@ from .functor import Functor
 from .launch import call_device, current_gpu, launch, multiprocessors
 
 EMPTY = numpy.uint64(2**64 - 1)  # a slot with no pair (worklist.h)
-WORDS, BOUND, TO_SPLIT, PUSHES = 10, 3, 8, 9  # worklist.h's worklist_word
+NO_BOUND = 2**32 - 1  # a bound that defers nothing (worklist.h)
+WORDS, BOUND, SMALLEST, TO_SPLIT, PUSHES = 10, 3, 4, 8, 9  # worklist.h's worklist_word
 # Threads per SM that work the queue. Fewer poll the queue less and take pairs
 # more nearly in order: BFS on USA-road-d.NY 2.66 ms with 64, 2.93 with 128,
 # 3.98 with 256 (H100, 2026-11-26, .devrun/asyncprobe.py).
@@ -41,26 +42,27 @@ class Worklist:
         # the words, then the slots (so that a reset is one copy), then the deferred pairs
         self._all = self.xp.full(WORDS + (3 if buckets else 1) * self.capacity, EMPTY, dtype=numpy.uint64)
         self.words, self.slots = self._all[:WORDS], self._all[WORDS:WORDS + self.capacity]
-        self.deferred = self._all[WORDS + self.capacity:] if buckets else self._all[:1]
+        self.buckets = buckets
+        self.deferred = self._all[WORDS + self.capacity:] if buckets else self.xp.zeros(1, dtype=numpy.uint64)
         self._captures = dict(words=self.words, slots=self.slots, deferred=self.deferred,
-                             capacity=numpy.int64(self.capacity))
+                              capacity=numpy.int64(self.capacity))
         self._empty = True  # every slot EMPTY, as a run that ran dry leaves them
         self._split = None  # split's (next_bound, its two functors), made on first use
 
     def reset(self, items, keys, bound=None):
         """Empties the queue, then queues the pairs (items[i], keys[i]) (host
         sequences). Pairs pushed with a key from `bound` on are deferred (a
-        queue with buckets; by default none is)."""
+        queue with buckets; by default none is, as with NO_BOUND)."""
         items, keys = numpy.asarray(items, dtype=numpy.int64), numpy.asarray(keys, dtype=numpy.uint64)
         if items.shape != keys.shape or items.ndim != 1 or len(items) > self.capacity:
             raise MinigrError(f"a Worklist starts with as many keys as items, at most its capacity "
                               f"({self.capacity}); got {items.shape} items and {keys.shape} keys")
-        if bound is not None and self.deferred.size == 1:
+        if bound is not None and not self.buckets:
             raise MinigrError("a bound defers pairs: make the Worklist with buckets=True")
         if not self._empty:  # a run that overflowed, or that nobody checked
             self.slots.fill(EMPTY)
         start = numpy.zeros(WORDS + len(items), dtype=numpy.uint64)
-        start[0], start[BOUND], start[4] = len(items) << 32, 2**32 - 1 if bound is None else bound, EMPTY
+        start[0], start[BOUND], start[SMALLEST] = len(items) << 32, NO_BOUND if bound is None else bound, EMPTY
         start[WORDS:] = keys << numpy.uint64(32) | (items.astype(numpy.uint64) & numpy.uint64(0xffffffff))
         self._all[:len(start)] = self.xp.asarray(start)
         self._empty = False

@@ -8,6 +8,7 @@
 namespace minigr {
 
 constexpr unsigned long long WORKLIST_EMPTY = ~0ull;
+constexpr unsigned NO_BOUND = ~0u;  // a queue without buckets
 
 // words: one atomic both counts a push and gives its position, and pushed ==
 // finished means that nothing is queued or being worked on.
@@ -29,19 +30,20 @@ enum : int {
 struct Worklist {
     unsigned long long* words;
     unsigned long long* slots;
-    unsigned long long* deferred;  // two lists of `capacity` pairs (or none: a bound above every key)
+    unsigned long long* deferred;  // two lists of `capacity` pairs (none without buckets: NO_BOUND)
     long long capacity;            // below 2^31, so the 32-bit counts cannot wrap
     unsigned bound;                // words[BOUND], read when the run began
     unsigned list;                 // words[LIST], the same
 
     __device__ void overflow() const { atomicExch(&words[worklist_word::OVERFLOWED], 1ull); }
 
-    // Queues (item, key), or defers it from its bound on. Past capacity it
-    // only sets OVERFLOWED, and its caller runs again another way.
+    // Queues (item, key), or defers it from its bound on (a bound of
+    // NO_BOUND defers nothing). Past capacity it only sets OVERFLOWED, and
+    // its caller runs again another way.
     __device__ void push(int item, unsigned key) const
     {
         const unsigned long long pair = (unsigned long long)key << 32 | (unsigned)item;
-        if (key >= bound) {
+        if (key >= bound && bound != NO_BOUND) {
             const unsigned long long at = atomicAdd(&words[worklist_word::DEFERRED + list], 1ull);
             if (at >= (unsigned long long)capacity) return overflow();
             deferred[list * capacity + at] = pair;
