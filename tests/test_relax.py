@@ -222,3 +222,21 @@ def test_worklist_without_buckets_queues_the_largest_key(xp):
     assert to_host(seen).tolist() == [7, 2**32 - 1, 2**32 - 1, 2**32 - 1]
     words = to_host(queue.words).tolist()
     assert words[0] == 4 << 32 | 4 and words[2] == 0  # 4 pushed, 4 finished, no overflow
+
+
+def test_async_kernels_compile_with_nvrtc(monkeypatch, tmp_path):
+    """BFS's and SSSP's async runs on the CPU compile their GPU twins too: the
+    worklist kernel with Relax's functor, and the buckets' step and split."""
+    from minigr import load
+    from minigr.apps.bfs import bfs
+    from minigr.apps.sssp import sssp
+    monkeypatch.setenv("MINIGR_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(launching, "_kernels", {})
+    graph = load("grid:scale=6,seed=1", weights="random", device="cpu")
+    with launching.compile_check("90") as compiled:
+        bfs(graph, 0, loop="async")
+        sssp(graph, 0, loop="async")
+    calls = [source[source.rindex("minigr_kernel("):] for source in compiled]
+    for call in ("minigr::worklist(", "minigr::next_bucket(", "minigr::split_deferred("):
+        assert any(call in source for source in compiled), call
+    assert len([c for c in calls if "worklist(minigr::worklist_of" in c]) == 2  # BFS's and SSSP's
