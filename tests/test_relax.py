@@ -25,7 +25,7 @@ TREE = """void operator()(int item, unsigned key, const minigr::Worklist& queue)
 }"""
 
 
-def tree_walk(xp, n, capacity, starts=((0, 0),)):
+def tree_walk(xp, n, capacity):
     depth = xp.full(n, -1, numpy.int32)
     queue = Worklist(capacity, "cpu" if xp is numpy else "gpu")
     walk = Functor(TREE, filename="<tree>", depth=depth, n=numpy.int32(n))
