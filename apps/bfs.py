@@ -12,7 +12,7 @@ from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem
 from minigr.frontier import Frontier
-from minigr.operators import SMALLEST_FOUND, AdvanceFunctor, Relax, advance, advance_pull, neighbor_reduce
+from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, smallest_in_neighbour
 from minigr.transforms import DeviceCount, Functor, scan_transform, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
@@ -143,7 +143,7 @@ class BFS(Problem):
         """loop="async": the levels, or None where the queue overflowed (then reset
         and loop): waits."""
         self.hops.run([source], [0])
-        neighbor_reduce(self.graph, self.level_up, out=self.parent, direction="in", reduce=SMALLEST_FOUND, identity=-1)
+        smallest_in_neighbour(self.graph, self.level_up, out=self.parent)
         self.parent[source] = source
         deepest = self.depth.max()  # queued with the parents before the one wait: void too where it overflowed
         return None if self.hops.wait_pushes() is None else int(deepest) + 1

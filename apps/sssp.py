@@ -19,7 +19,7 @@ from minigr.enactor import Problem, Result, Timer, check_source, check_weights, 
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.graph import Graph
-from minigr.operators import SMALLEST_FOUND, AdvanceFunctor, Relax, advance, neighbor_reduce, split_near_far
+from minigr.operators import AdvanceFunctor, Relax, advance, smallest_in_neighbour, split_near_far
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
 
@@ -204,8 +204,7 @@ class SSSP(Problem):
 
     def in_parents(self):
         """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1."""
-        return neighbor_reduce(self.graph, self.parent, direction="in", reduce=SMALLEST_FOUND, identity=-1,
-                               dtype=numpy.int32)
+        return smallest_in_neighbour(self.graph, self.parent)
 
 
 def bucket_delta(delta, largest, num_vertices, num_edges, mean=None):

@@ -3,10 +3,10 @@ from .advance import AdvanceFunctor, advance, advance_pull
 from .compute import compute
 from .filter import filter_frontier
 from .neighbor_groups import NeighborGroups
-from .neighbor_reduce import SMALLEST_FOUND, neighbor_reduce
+from .neighbor_reduce import neighbor_reduce, smallest_in_neighbour
 from .priority_queue import split_near_far
 from .reduce_vertices import reduce_vertices
 from .relax import Relax
 
-__all__ = ["AdvanceFunctor", "NeighborGroups", "Relax", "SMALLEST_FOUND", "advance", "advance_pull", "compute",
-           "filter_frontier", "neighbor_reduce", "reduce_vertices", "split_near_far"]
+__all__ = ["AdvanceFunctor", "NeighborGroups", "Relax", "advance", "advance_pull", "compute", "filter_frontier",
+           "neighbor_reduce", "reduce_vertices", "smallest_in_neighbour", "split_near_far"]

@@ -35,8 +35,7 @@ _COMBINE = """void operator()(long long edge, long long seg, long long rank) con
     minigr::combine_edge<%s>(*this, edge, seg);
 }"""
 
-# reduce= for the smallest of the values found, where -1 is "none found" (a parent among in-neighbours)
-SMALLEST_FOUND = "a < 0 ? b : b < 0 ? a : a < b ? a : b"
+SMALLEST_FOUND = "a < 0 ? b : b < 0 ? a : a < b ? a : b"  # the smaller of two found (not -1)
 
 
 def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", reduce="sum", identity=None,
@@ -83,3 +82,11 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
     transform(items, Functor(_GROUP % (group, ctype), filename="<neighbor_reduce thread-mapped>", headers=HEADERS,
                              combine=combine, identity=identity, out=out, n=numpy.int64(n), **captures))
     return out
+
+
+def smallest_in_neighbour(graph, op, out=None):
+    """out[v]: the smallest in-neighbour u for which op(v, u, edge) returns u
+    (it returns -1 for the others; edge indexes graph.reverse()), or -1 where
+    none does: a parent on shortest paths, found from the distances. Returns
+    out (int32, allocated when None)."""
+    return neighbor_reduce(graph, op, out=out, direction="in", reduce=SMALLEST_FOUND, identity=-1, dtype=numpy.int32)
