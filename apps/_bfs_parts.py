@@ -30,7 +30,7 @@ def run(part, source, *, idempotent=False, loop="device"):
     run = problem(part.graph, ("bfs part", idempotent), lambda: PartitionedBFS(part, idempotent))
     with Timer(part.graph.device) as timer:
         run.reset(source)
-        levels, _ = run.run_loop(loop, max(part.num_vertices, 1))
+        levels, _ = run.run_mode(loop, max(part.num_vertices, 1))
         parent = run.parents()
     run.frontier.check_waiting()
     owned = part.owned

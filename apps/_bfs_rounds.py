@@ -42,7 +42,7 @@ def run(part, source, *, loop="device"):
     run = problem(part.graph, ("bfs rounds",), lambda: RoundsBFS(part))
     with Timer(part.graph.device) as timer:
         run.reset(source)
-        rounds, _ = run.run_loop(loop, max(part.num_vertices, 1))
+        rounds, _ = run.run_mode(loop, max(part.num_vertices, 1))
         depth, parent = run.unpack()
     run.frontier.check_waiting()
     owned = part.owned

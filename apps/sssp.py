@@ -124,16 +124,13 @@ def settle(run, graph, source, delta, loop):
     """Runs an SSSP Problem from source: the Result of its graph's own vertices
     (graph: the Graph, or the Part that run is on)."""
     mode = loop_mode(run.graph, loop)
-    if mode == "async" and graph is not run.graph:
-        raise MinigrError("loop='async' runs on one device; a partitioned graph loops with 'device', 'persistent' "
-                          "or 'host'")
+    relaxed = (lambda: run.wait_relaxed(source)) if graph is run.graph else None  # not on a part
     with Timer(run.graph.device) as timer:
         run.reset(source, delta)
         # the frontier form settles within n + 1 iterations; delta-stepping's
         # empty buckets have no such bound, so only the counter's range caps it
         limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
-        iterations, exhausted = run.run_mode(mode, limit, lambda: run.wait_relaxed(source),
-                                             lambda: run.reset(source, delta))
+        iterations, exhausted = run.run_mode(mode, limit, relaxed, lambda: run.reset(source, delta))
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")

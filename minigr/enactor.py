@@ -111,10 +111,14 @@ class Problem:
         self.loop.run(where, max_iterations)
         return self.loop.wait_iterations()
 
-    def run_mode(self, where, max_iterations, relaxed, restart):
+    def run_mode(self, where, max_iterations, relaxed=None, restart=None):
         """Runs the primitive as `where` says: "async" by relaxed() (its iterations,
         or None where its queue overflowed: then restart() and the persistent
-        loop), else by its loop (see run_loop). (iterations, limit reached): waits."""
+        loop), else by its loop (see run_loop). (iterations, limit reached): waits.
+        Without relaxed (a part of a partitioned graph), "async" is refused."""
+        if where == "async" and relaxed is None:
+            raise MinigrError("loop='async' runs on one device; a partitioned graph loops with 'device', "
+                              "'persistent' or 'host'")
         if where == "async":
             iterations = relaxed()
             if iterations is not None:

@@ -195,11 +195,15 @@ def test_async_bfs_launches_the_same_kernels_whatever_its_levels(device):
 
 @pytest.mark.parametrize("primitive", ["bfs", "sssp"])
 def test_async_refuses_a_partitioned_graph(primitive):
+    """On parts exchanging every level, and on parts running levels apart (BFS's rounds, a path of its own)."""
     from minigr import load
     from minigr.multi import run_threads
-    graph = load("grid:scale=6,seed=1", weights="random", device="cpu")
-    with pytest.raises(MinigrError, match="async"):
-        run_threads(graph, 2, primitive, 0, loop="async")
+    for spec, apart in (("grid:scale=6,seed=1", False), ("grid:scale=12,seed=4,permute=0", True)):
+        graph = load(spec, weights="random", device="cpu")
+        if primitive == "bfs":
+            assert ("rounds" in run_threads(graph, 2, primitive, 0, reorder="none").extra) == apart
+        with pytest.raises(MinigrError, match="loop='async' runs on one device"):
+            run_threads(graph, 2, primitive, 0, loop="async", reorder="none")
 
 
 def test_relax_example_runs():
