@@ -18,27 +18,51 @@ from ..transforms.errors import MinigrError, naming_errors
 # A pair (src, label) whose label src has since bettered is stale: the better
 # one is queued too, and relaxes instead. A thread goes on along one neighbour
 # it bettered (below the bucket's bound), up to CHASE vertices, and queues the
-# others: a chain of improvements then skips the queue's round trips.
-EDGES = """__device__ void operator()(int src, unsigned label, const minigr::Worklist& queue) const {
+# others: a chain of improvements then skips the queue's round trips. Edges go
+# BATCH at a time, their loads and atomics issued together, and each
+# destination's edge range is loaded beside its atomic: a hop of a chain
+# waits on two round trips to memory, whatever the degree (H100, 2026-11-26,
+# async BFS / SSSP against one edge at a time: USA-road-d.NY 2.0 / 4.9 ms
+# against 2.9 / 6.3, grid_22 14.7 / 45.7 against 29-33 / 72; luxembourg_osm
+# even, .devrun/batchprobe.py).
+EDGES = """static constexpr int BATCH = 4;  // edges whose round trips overlap: road maps have 2-4 a vertex
+__device__ void operator()(int src, unsigned label, const minigr::Worklist& queue) const {
+    long long first = row_offsets[src], last = row_offsets[src + 1];
     for (int chased = 1;; ++chased) {
-        const long long first = row_offsets[src], last = row_offsets[src + 1];
         if (*(volatile const uint32_t*)&labels[src] < label) return;
         int next = -1;
         unsigned next_label = 0;
-        for (long long edge = first; edge < last; ++edge) {
-            const int dst = col_indices[edge];
-            const unsigned better = candidate(src, dst, edge, label);
-            if (better >= atomicMin(&labels[dst], better)) continue;
-            if (next < 0 && chased < chase && better < queue.bound) {
-                next = dst;
-                next_label = better;
-            } else {
-                queue.push(dst, better);
+        long long next_first = 0, next_last = 0;
+        for (long long base = first; base < last; base += BATCH) {
+            int dst[BATCH];
+            unsigned better[BATCH], old[BATCH];
+            long long begin[BATCH], end[BATCH];
+            for (int k = 0; k < BATCH && base + k < last; ++k) {  // unrolled: the arrays stay in registers
+                dst[k] = col_indices[base + k];
+                better[k] = candidate(src, dst[k], base + k, label);
+            }
+            for (int k = 0; k < BATCH && base + k < last; ++k) {
+                old[k] = atomicMin(&labels[dst[k]], better[k]);
+                begin[k] = row_offsets[dst[k]];
+                end[k] = row_offsets[dst[k] + 1];
+            }
+            for (int k = 0; k < BATCH && base + k < last; ++k) {
+                if (better[k] >= old[k]) continue;
+                if (next < 0 && chased < chase && better[k] < queue.bound) {
+                    next = dst[k];
+                    next_label = better[k];
+                    next_first = begin[k];
+                    next_last = end[k];
+                } else {
+                    queue.push(dst[k], better[k]);
+                }
             }
         }
         if (next < 0) return;
         src = next;
         label = next_label;
+        first = next_first;
+        last = next_last;
     }
 }"""
 # H100, 2026-11-26: with chains of up to 64, BFS on luxembourg_osm 2.6 ms against 3.3 without, SSSP 3.7 against
