@@ -21,15 +21,17 @@ from ..transforms.errors import MinigrError, naming_errors
 # others: a chain of improvements then skips the queue's round trips. Edges go
 # BATCH at a time, their loads and atomics issued together, and each
 # destination's edge range is loaded beside its atomic: a hop of a chain
-# waits on two round trips to memory, whatever the degree (H100, 2026-11-26,
-# async BFS / SSSP against one edge at a time: USA-road-d.NY 2.0 / 4.9 ms
-# against 2.9 / 6.3, grid_22 14.7 / 45.7 against 29-33 / 72; luxembourg_osm
-# even, .devrun/batchprobe.py).
+# waits on two round trips to memory, whatever the degree (the stale check
+# only where a pair is taken: a chased vertex just got its label). H100,
+# 2026-11-26, async BFS / SSSP against one edge at a time with a check every
+# hop: USA-road-d.NY 1.6 / 4.2 ms against 2.9 / 6.3, luxembourg_osm 2.0 / 3.0
+# against 2.7 / 3.8, grid_22 12.9 / 47 against 29-33 / 72
+# (.devrun/batchprobe.py, staleprobe.py).
 EDGES = """static constexpr int BATCH = 4;  // edges whose round trips overlap: road maps have 2-4 a vertex
 __device__ void operator()(int src, unsigned label, const minigr::Worklist& queue) const {
     long long first = row_offsets[src], last = row_offsets[src + 1];
+    if (*(volatile const uint32_t*)&labels[src] < label) return;  // stale (a chase's next vertex just got its label)
     for (int chased = 1;; ++chased) {
-        if (*(volatile const uint32_t*)&labels[src] < label) return;
         int next = -1;
         unsigned next_label = 0;
         long long next_first = 0, next_last = 0;
