@@ -47,23 +47,32 @@ UNROLL = 4  # iterations per iteration of the device loop: one with empty bucket
 # in buckets of delta = bucket[1] (each bound above the last, however small delta).
 PATH_LENGTH = """const float length = minigr::bit_cast<float>(label) + weights[edge];
     return minigr::bit_cast<unsigned>(length);"""
-NEXT_BOUND = """const float next = minigr::bit_cast<float>(smallest) + bucket[1];
+NEXT_BOUND = """double width = bucket[1];
+    if (bucket[3] > 0) {  // delta 'auto': the width follows the pairs a bucket queued towards bucket[3]
+        width *= fmin(2.0, fmax(0.5, bucket[3] / fmax((double)queued, 1.0)));
+        bucket[1] = width;
+    }
+    const float next = minigr::bit_cast<float>(smallest) + width;
     const unsigned bound = minigr::bit_cast<unsigned>(next);
     return bound > smallest ? bound : smallest + 1;"""
-# loop="async", delta="auto": buckets of 128 mean weights. H100, 2026-11-26: USA-road-d.NY 6.2 ms (32: 7.3, 512: 7.9,
-# one bucket overflowed the queue), luxembourg_osm 3.7 (512: 3.2, one bucket: 2.9), against 10.8 and 11.9 persistent.
-ASYNC_DELTA = 128
+# loop="async", delta="auto": the first bucket 32 mean weights wide, then each as wide as makes it queue about
+# BUCKET_PAIRS pairs for each thread working the queue: wide where few vertices settle at each distance (one
+# bucket for luxembourg_osm), narrow where many do, lest they be corrected again. H100, 2026-11-26, against the
+# best fixed width: USA-road-d.NY 4.2 ms (128 mean weights 4.1, 32 5.1), luxembourg_osm 2.5-2.9 (2.8), grid_22
+# 23.1 (32: 23.6, 128: 47.2), grid_20 10.5 (11.0); starting at 128 mean weights 7-15% slower; 8 to 24 pairs even.
+ASYNC_DELTA, BUCKET_PAIRS = 32, 12
 # The parent of v: its smallest in-neighbour on a shortest path (with weights
 # above 0 it is closer to the source, so parents form a tree).
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
-# A run's start: the source at 0, the rest unreached; the buckets' [threshold, delta, far_min].
+# A run's start: the source at 0, the rest unreached; the buckets' [threshold, delta, far_min, pairs].
 RESET = """void operator()(long long v) const {
     dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
     if (v == 0) {
         bucket[0] = bucket[1] = delta;
         bucket[2] = minigr::bit_cast<double>(0x7ff0000000000000LL);
+        bucket[3] = pairs;
     }
 }"""
 # Delta-stepping, after each iteration: far's batch (if any) was split; go on
@@ -90,8 +99,8 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
         The start vertex.
     delta : float, 'auto' or None, default 'auto'
         Delta-stepping's bucket width; 'auto': 32 times the largest weight over the mean
-        degree (measured on the standard graphs), or with loop='async' 128 mean weights;
-        None: the frontier form (one bucket of infinite width).
+        degree (measured on the standard graphs), or with loop='async' a width that adapts
+        to the work each bucket queued; None: the frontier form (one bucket of infinite width).
 
     Returns
     -------
@@ -111,8 +120,9 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     run = problem(graph, ("sssp",), lambda: SSSP(graph))
     mode = loop_mode(graph, loop, relaxes=True)
     mean = run.mean if mode == "async" else None
+    pairs = BUCKET_PAIRS * run.lengths.workers if mode == "async" and delta == "auto" else 0
     result = settle(run, graph, source, bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges, mean),
-                    mode)
+                    mode, pairs)
     if (graph.num_vertices - 1) * run.largest >= numpy.finfo(numpy.float32).max:  # a path may pass float32's range
         distance, sources = result.values["distance"], graph.edge_sources()
         if bool((graph.xp.isfinite(distance[sources]) & graph.xp.isinf(distance[graph.col_indices])).any()):
@@ -120,17 +130,18 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     return result
 
 
-def settle(run, graph, source, delta, loop):
+def settle(run, graph, source, delta, loop, pairs=0):
     """Runs an SSSP Problem from source: the Result of its graph's own vertices
-    (graph: the Graph, or the Part that run is on)."""
+    (graph: the Graph, or the Part that run is on). pairs: loop="async"'s
+    buckets adapt their width to queue about as many (0: delta wide)."""
     mode = loop_mode(run.graph, loop)
     relaxed = (lambda: run.wait_relaxed(source)) if graph is run.graph else None  # not on a part
     with Timer(run.graph.device) as timer:
-        run.reset(source, delta)
+        run.reset(source, delta, pairs)
         # the frontier form settles within n + 1 iterations; delta-stepping's
         # empty buckets have no such bound, so only the counter's range caps it
         limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
-        iterations, exhausted = run.run_mode(mode, limit, relaxed, lambda: run.reset(source, delta))
+        iterations, exhausted = run.run_mode(mode, limit, relaxed, lambda: run.reset(source, delta, pairs))
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
@@ -156,12 +167,12 @@ class SSSP(Problem):
         self.zero_weights = lowest == 0
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
-        self.bucket = xp.zeros(3, dtype=numpy.float64)  # [threshold, delta, far_min]: set by each call
+        self.bucket = xp.zeros(4, dtype=numpy.float64)  # [threshold, delta, far_min, pairs]: set by each call
         self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
                              weights=graph.weights, threshold=self.bucket[0:1],
                              far_min=self.bucket[2:3], far=self.far.view)
         self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket,
-                             delta=numpy.float64(1), root=numpy.int32(0))
+                             delta=numpy.float64(1), pairs=numpy.float64(0), root=numpy.int32(0))
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
                                 far_min=self.bucket[2:3])
         self.start_loop(graph.device, self.iteration, self.next_bucket(), unroll=UNROLL)
@@ -177,9 +188,10 @@ class SSSP(Problem):
         return Functor(NEXT_BUCKET, filename="<sssp next bucket>", near=self.near.view, far=self.far.view,
                        bucket=self.bucket)
 
-    def reset(self, source, delta):
+    def reset(self, source, delta, pairs=0):
         """source: a vertex id of this graph, or None (a part without it)."""
-        transform(self.graph.num_vertices, self.start.with_values(root=-1 if source is None else source, delta=delta))
+        transform(self.graph.num_vertices, self.start.with_values(root=-1 if source is None else source, delta=delta,
+                                                                  pairs=pairs))
         self.near.reset(() if source is None else source)
         self.far.reset()
 

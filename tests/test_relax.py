@@ -111,16 +111,19 @@ def test_relax_min_labels_find_components(device, name):
 @pytest.mark.parametrize("width", [1, 100, 10**6])
 def test_relax_in_buckets_finds_shortest_paths(device, width):
     """Buckets of `width` in distance (next_bound), each worked without levels:
-    Dijkstra's distances, with more buckets the narrower they are."""
+    Dijkstra's distances, with more buckets the narrower they are; next_bound
+    is told every pair that each bucket queued."""
     graph = nasty_graphs(device, weighted=True)["grid"]
     xp = graph.xp
     dist = xp.full(graph.num_vertices, numpy.inf, numpy.float32)
     dist[7] = 0
+    told = xp.zeros(1, numpy.int64)
     lengths = Relax(graph, dist.view(numpy.uint32), "return minigr::bit_cast<unsigned>(minigr::bit_cast<float>(label) "
-                    "+ weights[edge]);", next_bound=f"return minigr::bit_cast<unsigned>(minigr::bit_cast<float>"
-                    f"(smallest) + {width}.0f);", name="paths", weights=graph.weights)
+                    "+ weights[edge]);", next_bound=f"told[0] += queued; return minigr::bit_cast<unsigned>("
+                    f"minigr::bit_cast<float>(smallest) + {width}.0f);", name="paths", weights=graph.weights, told=told)
     lengths.run([7], [0])
-    assert lengths.wait_pushes() > 1  # the deferred pairs were queued again
+    pushes = lengths.wait_pushes()
+    assert pushes > 1 and int(told[0]) == pushes  # the deferred pairs were queued again
     buckets, _ = lengths.loop.wait_iterations()
     expected = scipy.sparse.csgraph.dijkstra(graph.to_scipy(), indices=7)
     numpy.testing.assert_allclose(to_host(dist), expected, rtol=1e-6)

@@ -69,9 +69,10 @@ class Worklist:
 
     def split(self, next_bound):
         """Between two runs of a queue with buckets: raises the bound to
-        next_bound(the smallest key deferred) (a Functor with `unsigned
-        operator()(unsigned smallest) const`) and queues the deferred pairs
-        below it (the others stay deferred). Waits for nothing."""
+        next_bound(the smallest key deferred, the pairs the last run queued) (a
+        Functor with `unsigned operator()(unsigned smallest, unsigned long long
+        queued) const`) and queues the deferred pairs below it (the others stay
+        deferred). Waits for nothing."""
         if self._split is None or self._split[0] is not next_bound:
             step = Functor(_NEXT_BUCKET, filename="<next bucket>", next=next_bound, **self._captures)
             self._split = (next_bound, step, Functor(_SPLIT, filename="<split deferred>", **self._captures))
@@ -91,6 +92,11 @@ class Worklist:
         overflowed = bool(words[2])
         self._empty = not overflowed
         return None if overflowed else int(words[PUSHES]) + (int(words[0]) >> 32)
+
+
+def workers(device):
+    """Threads that work a queue at once on `device` (worklist_transform's grid): one on the CPU."""
+    return multiprocessors(current_gpu()) * WORKERS_PER_SM if device == "gpu" else 1
 
 
 def worklist_transform(queue, f):

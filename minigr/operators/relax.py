@@ -12,6 +12,7 @@ again where paths of many hops are not the shortest (road maps' distances)."""
 import numpy
 
 from ..transforms import Functor, Worklist, worklist_transform
+from ..transforms.worklist import workers
 from ..transforms.loop import Loop
 from ..transforms.errors import MinigrError, naming_errors
 
@@ -78,10 +79,11 @@ class Relax:
     """relax over `graph`'s out-edges, into `labels` (uint32, one per vertex),
     with the body of `unsigned candidate(int src, int dst, long long edge,
     unsigned label)` stated as `candidate` (it sees the captures by name).
-    With `next_bound`, the body of `unsigned next_bound(unsigned smallest)`
-    (above smallest; same captures), it runs in buckets: a run corrects the
-    labels below a bound and defers the others, and the next bucket's bound is
-    next_bound(the smallest deferred), in a loop of runs. Errors name `name`.
+    With `next_bound`, the body of `unsigned next_bound(unsigned smallest,
+    unsigned long long queued)` (above smallest; same captures), it runs in
+    buckets: a run corrects the labels below a bound and defers the others,
+    and the next bucket's bound is next_bound(the smallest deferred, the pairs
+    the last bucket queued), in a loop of runs. Errors name `name`.
     Keeps its queue, of PUSHES_PER_VERTEX pushes per vertex: where a run needs
     more, wait_pushes() says so and the labels are void.
 
@@ -105,9 +107,10 @@ class Relax:
         self.edges = Functor(EDGES, filename="<relax>", labels=labels, candidate=op, row_offsets=graph.row_offsets,
                              col_indices=graph.col_indices, chase=numpy.int32(CHASE))
         self.bound = None if next_bound is None else Functor(
-            f"unsigned operator()(unsigned smallest) const {{ {next_bound}\n}}", filename=f"{filename} next bound",
+            f"unsigned operator()(unsigned smallest, unsigned long long queued) const {{ {next_bound}\n}}", filename=f"{filename} next bound",
             **captures)
         self.graph, self.name = graph, name
+        self.workers = workers(graph.device)  # threads that work the queue at once
         self.queue = self.loop = None  # made on the first run: 8 bytes a push (24 with buckets)
 
     def run(self, sources, labels):

@@ -65,17 +65,17 @@ __device__ __forceinline__ Worklist worklist_of(unsigned long long* words, unsig
 }
 
 // Between buckets, on one thread: the queue empty again, the bound raised to
-// next(smallest deferred key), deferrals to the other list, whose pairs
-// split_deferred then goes through.
+// next(smallest deferred key, pairs the bucket queued), deferrals to the
+// other list, whose pairs split_deferred then goes through.
 template <class Next>
 __device__ void next_bucket(const Worklist& queue, const Next& next)
 {
     using namespace worklist_word;
     unsigned long long* words = queue.words;
-    const unsigned long long list = words[LIST];
-    words[PUSHES] += words[COUNTS] >> 32;
+    const unsigned long long list = words[LIST], queued = words[COUNTS] >> 32;
+    words[PUSHES] += queued;
     words[COUNTS] = words[TAKEN] = 0;
-    words[BOUND] = next((unsigned)words[SMALLEST]);
+    words[BOUND] = next((unsigned)words[SMALLEST], queued);
     words[SMALLEST] = WORKLIST_EMPTY;
     words[TO_SPLIT] = min(words[DEFERRED + list], (unsigned long long)queue.capacity);
     words[DEFERRED + list] = 0;
