@@ -107,8 +107,8 @@ class Relax:
         self.edges = Functor(EDGES, filename="<relax>", labels=labels, candidate=op, row_offsets=graph.row_offsets,
                              col_indices=graph.col_indices, chase=numpy.int32(CHASE))
         self.bound = None if next_bound is None else Functor(
-            f"unsigned operator()(unsigned smallest, unsigned long long queued) const {{ {next_bound}\n}}", filename=f"{filename} next bound",
-            **captures)
+            f"unsigned operator()(unsigned smallest, unsigned long long queued) const {{ {next_bound}\n}}",
+            filename=f"{filename} next bound", **captures)
         self.graph, self.name = graph, name
         self.workers = workers(graph.device)  # threads that work the queue at once
         self.queue = self.loop = None  # made on the first run: 8 bytes a push (24 with buckets)
