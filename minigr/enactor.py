@@ -139,7 +139,7 @@ class Problem:
 
 # loop="auto" takes the async form (minigr.operators.Relax) of a primitive that has one where no
 # vertex has over ASYNC_MAX_DEGREE out-edges, up to ASYNC_MAX_VERTICES vertices.
-ASYNC_MAX_DEGREE, ASYNC_MAX_VERTICES = 8, 1 << 20
+ASYNC_MAX_DEGREE, ASYNC_MAX_VERTICES = 8, 1 << 22
 
 
 def loop_mode(graph, loop, dense="device", relaxes=False):
@@ -152,12 +152,14 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
     (kron_s21_e16 0.87 ms against 1.01; a 4k-vertex graph's whole call 0.26 ms
     of wall time against 0.63). relaxes: the primitive has an async form,
     which "auto" takes on graphs of small degree (ASYNC_MAX_DEGREE), where
-    levels are many and small (up to ASYNC_MAX_VERTICES): BFS / SSSP on
-    USA-road-d.NY 2.9 / 6.2 ms against 4.7 / 10.8 persistent, luxembourg_osm
-    2.6 / 3.7 against 7.6 / 11.9, but grid_22 31.6 / 73.4 against 27.3 / 40.8;
-    one thread walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS
-    147 ms against 0.84). H100, 2026-11-26: `minigr bench primitives` shows
-    every mode."""
+    levels are many and small (up to ASYNC_MAX_VERTICES, the largest
+    measured): BFS / SSSP on USA-road-d.NY 1.7 / 4.1 ms against 4.1 / 11.0
+    persistent, luxembourg_osm 1.8 / 2.5 against 7.1 / 11.6, grid_22 12.8 /
+    23.3 against 26.6 / 39.5; one thread walks a vertex's edges, so hubs are
+    slow (kron_s21_e16 BFS 147 ms against 0.84), and where a vertex has many
+    paths of a few hops it is corrected again and again (rgg_n22, at most 37
+    edges: BFS 102 ms against 18.9). H100, 2026-11-26: `minigr bench
+    primitives` shows every mode."""
     if loop != "auto":
         return loop
     if relaxes and graph.max_out_degree <= ASYNC_MAX_DEGREE and graph.num_vertices <= ASYNC_MAX_VERTICES:
