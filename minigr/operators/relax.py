@@ -12,9 +12,9 @@ again where paths of many hops are not the shortest (road maps' distances)."""
 import numpy
 
 from ..transforms import Functor, Worklist, worklist_transform
-from ..transforms.worklist import workers
-from ..transforms.loop import Loop
 from ..transforms.errors import MinigrError, naming_errors
+from ..transforms.loop import Loop
+from ..transforms.worklist import workers
 
 # A pair (src, label) whose label src has since bettered is stale: the better
 # one is queued too, and relaxes instead. A thread goes on along one neighbour
