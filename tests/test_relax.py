@@ -196,6 +196,21 @@ def test_async_bfs_launches_the_same_kernels_whatever_its_levels(device):
     assert launched[10] == launched[2000] < 10
 
 
+def test_sssp_async_buckets_widen_where_they_queue_little(device):
+    """delta='auto': each bucket's width follows the pairs the last one queued
+    (on a path one or two, far under the aim: it doubles); a delta given stays."""
+    from minigr import Graph
+    from minigr.apps.sssp import ASYNC_DELTA, sssp
+    n = 3000
+    path = Graph.from_edges(numpy.arange(n - 1), numpy.arange(1, n), weights=numpy.ones(n - 1), num_vertices=n,
+                            symmetrize=True, device=device)
+    for delta, widened in (("auto", True), (7.0, False)):
+        result = sssp(path, 0, loop="async", delta=delta)
+        numpy.testing.assert_array_equal(to_host(result.distance), numpy.arange(n))
+        width = float(path.problems[("sssp",)].bucket[1])
+        assert width > 4 * ASYNC_DELTA if widened else width == 7.0
+
+
 @pytest.mark.parametrize("primitive", ["bfs", "sssp"])
 def test_async_refuses_a_partitioned_graph(primitive):
     """On parts exchanging every level, and on parts running levels apart (BFS's rounds, a path of its own)."""
