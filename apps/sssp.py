@@ -119,10 +119,10 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     source = check_source(graph, source)
     run = problem(graph, ("sssp",), lambda: SSSP(graph))
     mode = loop_mode(graph, loop, relaxes=True)
-    mean = run.mean if mode == "async" else None
-    pairs = BUCKET_PAIRS * run.lengths.workers if mode == "async" and delta == "auto" else 0
-    result = settle(run, graph, source, bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges, mean),
-                    mode, pairs)
+    width, pairs = bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), 0
+    if mode == "async" and delta == "auto":  # buckets that adapt, from ASYNC_DELTA mean weights
+        width, pairs = max(run.mean, 1e-30) * ASYNC_DELTA, BUCKET_PAIRS * run.lengths.workers
+    result = settle(run, graph, source, width, mode, pairs)
     if (graph.num_vertices - 1) * run.largest >= numpy.finfo(numpy.float32).max:  # a path may pass float32's range
         distance, sources = result.values["distance"], graph.edge_sources()
         if bool((graph.xp.isfinite(distance[sources]) & graph.xp.isinf(distance[graph.col_indices])).any()):
@@ -216,16 +216,13 @@ class SSSP(Problem):
         return smallest_in_neighbour(self.graph, self.parent)
 
 
-def bucket_delta(delta, largest, num_vertices, num_edges, mean=None):
+def bucket_delta(delta, largest, num_vertices, num_edges):
     """The bucket width for the delta option (see sssp), given the largest
     weight and the size of the whole graph; "auto": 32 times the largest
     weight over the mean degree, which on the standard graphs (weights 1..64)
-    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23), or
-    given the mean weight (loop="async"), ASYNC_DELTA of them."""
+    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23)."""
     if delta is None:
         return math.inf
-    if delta == "auto" and mean is not None:
-        return max(mean, 1e-30) * ASYNC_DELTA
     if delta == "auto":
         return max(largest, 1e-30) * 32 * num_vertices / num_edges if num_edges else 1.0
     if not (isinstance(delta, numbers.Real) and not isinstance(delta, bool) and delta > 0):  # NumPy numbers too
