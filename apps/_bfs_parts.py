@@ -6,7 +6,7 @@ import numpy
 from minigr.enactor import Result, Timer, check_source, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.partition import Border, BorderFlags
-from minigr.transforms import Functor, scan_transform, transform
+from minigr.transforms import Functor, copied, scan_transform, transform
 
 from . import _bfs_rounds
 from .bfs import BFS, CHOOSE, REACHED_EDGES
@@ -37,7 +37,7 @@ def run(part, source, *, idempotent=False, loop="device"):
     _, edges = scan_transform(owned, Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=run.depth,
                                              row_offsets=part.graph.row_offsets))
     sent = sum(run.flags.volume()) + run.totals.nbytes
-    return Result({"depth": run.depth[:owned].copy(), "parent": parent}, levels, timer.ms, edges,
+    return Result({"depth": copied(run.depth[:owned]), "parent": parent}, levels, timer.ms, edges,
                   {"bytes_sent_per_iteration": sent})
 
 
@@ -117,4 +117,4 @@ class PartitionedBFS(BFS):
         visit's, or for a vertex reached through a proxy, the reaching part's."""
         transform(self.graph.num_vertices, self.user_parent)
         self.parents_found.to_owners()
-        return self.parent[:self.part.owned].copy()
+        return copied(self.parent[:self.part.owned])

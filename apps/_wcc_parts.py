@@ -5,9 +5,9 @@ import numpy
 
 from minigr.arrays import to_host
 from minigr.enactor import Result, Timer, problem
-from minigr.transforms import Functor, compact_transform, transform
+from minigr.transforms import Functor, compact_transform, copied, transform
 
-from .wcc import SAMPLES, WCC
+from .wcc import WCC
 
 def run(part):
     """WCC on one part of a partitioned graph (minigr.partition), called by
@@ -16,7 +16,7 @@ def run(part):
     with Timer(part.graph.device) as timer:
         rounds, sent = run.label_components_of_parts()
     rounds = max(rounds, 1)  # the parts' own union-find counts as one, as WCC on one device does
-    return Result({"component": run.label[:part.owned].copy()}, rounds, timer.ms, part.graph.num_edges,
+    return Result({"component": copied(run.label[:part.owned])}, rounds, timer.ms, part.graph.num_edges,
                   {"bytes_sent_per_iteration": sent // rounds})
 
 
@@ -90,9 +90,7 @@ class PartitionedWCC(WCC):
         self.label[:self.n] = self.part.user_ids
         self.sent[:] = self.part.user_ids[self.entries]
         rounds, sent = self.rounds(FIRST_ROUNDS)
-        self.best.fill(0)
-        if self.n:
-            transform(SAMPLES, self.vote)
+        self.vote_giant()
         self.part.comm.allreduce(self.best, "max")
         if self.n:
             self.hook_rest()

@@ -13,7 +13,7 @@ from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, smallest_in_neighbour
-from minigr.transforms import DeviceCount, Functor, scan_transform, transform
+from minigr.transforms import DeviceCount, Functor, copied, scan_transform, transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
 VISIT = dict(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;", apply="parent[dst] = src;")
@@ -44,6 +44,7 @@ RESET = """void operator()(long long v) const {
     depth[v] = v == root ? 0 : -1;
     parent[v] = v == root ? root : -1;
     if (v == 0) {
+        frontier.reset(root);
         direction[0] = 0;
         direction[1] = edges - (row_offsets[root + 1] - row_offsets[root]);
         direction[2] = 1;
@@ -94,10 +95,10 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
         levels, _ = run.run_mode(mode, max(graph.num_vertices, 1), lambda: run.wait_relaxed_levels(source),
                                  lambda: run.reset(source))
     run.frontier.check_waiting()
-    depth = run.depth.copy()
-    edges = Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets)
-    return Result({"depth": depth, "parent": run.parent.copy()}, levels, timer.ms,
-                  count_later(graph, lambda: scan_transform(graph.num_vertices, edges)[1]))
+    depth = copied(run.depth)
+    return Result({"depth": depth, "parent": copied(run.parent)}, levels, timer.ms,
+                  count_later(graph, lambda: scan_transform(graph.num_vertices, Functor(
+                      REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets))[1]))
 
 
 class BFS(Problem):
@@ -120,8 +121,8 @@ class BFS(Problem):
                              n=numpy.int64(n if vertices is None else vertices), alpha=numpy.int64(ALPHA),
                              beta=numpy.int64(BETA))
         self.start = Functor(RESET, filename="<bfs reset>", depth=self.depth, parent=self.parent,
-                             direction=self.direction, row_offsets=graph.row_offsets, root=numpy.int32(0),
-                             edges=numpy.int64(graph.num_edges))
+                             frontier=self.frontier.view, direction=self.direction, row_offsets=graph.row_offsets,
+                             root=numpy.int32(0), edges=numpy.int64(graph.num_edges))
         self.start_loop(graph.device, self.level, self.next_level(), unroll=UNROLL)
         self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>", name="bfs")  # async
         self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
@@ -136,8 +137,7 @@ class BFS(Problem):
         return Functor(NEXT_LEVEL, filename="<bfs next level>", **self.settings)
 
     def reset(self, source):
-        transform(self.graph.num_vertices, self.start.with_values(root=source))
-        self.frontier.reset(source)
+        transform(self.graph.num_vertices, self.start.with_values(root=source))  # the frontier too
 
     def wait_relaxed_levels(self, source):
         """loop="async": the levels, or None where the queue overflowed (then reset

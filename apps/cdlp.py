@@ -17,7 +17,7 @@ from minigr import validate
 from minigr.catalog import ITERATIONS, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import AdvanceFunctor, advance
-from minigr.transforms import Functor, Partition, segreduce_transform, transform
+from minigr.transforms import Functor, Partition, copied, segreduce_transform, transform
 from minigr.transforms.errors import MinigrError
 
 from ._cdlp_references import cdlp_cupy, cdlp_numpy, cdlp_reference
@@ -84,7 +84,7 @@ def cdlp(graph, *, iterations=10, loop="device"):
     with Timer(graph.device) as timer:
         run.reset()
         done, _ = run.run_loop(loop, iterations)
-    return Result({"label": run.label.copy()}, done, timer.ms, run.neighbours * done)
+    return Result({"label": copied(run.label)}, done, timer.ms, run.neighbours * done)
 
 
 class CDLP(Problem):

@@ -7,6 +7,7 @@ from minigr.catalog import ITERATIONS, POSITIVE, App, Option
 from minigr.enactor import Result, check_weights, distribution, problem
 from minigr.operators import neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration, gather
+from minigr.transforms import copied
 from minigr.transforms.errors import MinigrError
 
 from . import _centrality_references as refs
@@ -59,7 +60,7 @@ def eigenvector(graph, *, max_iter=100, tol=1e-6, nstart=None, weighted=False, l
     run = problem(graph, ("eigenvector", bool(weighted)), lambda: Eigenvector(graph, weighted))
     iterations, ms = run.converge(loop, max_iter, graph.num_vertices * tol,
                                   x=1.0 / graph.num_vertices if start is None else start)
-    return Result({"centrality": run.x.copy()}, iterations, ms, graph.num_edges * iterations)
+    return Result({"centrality": copied(run.x)}, iterations, ms, graph.num_edges * iterations)
 
 
 class Eigenvector(PowerIteration):

@@ -10,6 +10,7 @@ from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Result, check_weights, distribution, problem
 from minigr.operators import neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration, gather
+from minigr.transforms import copied
 from minigr.transforms.errors import MinigrError
 
 from . import _centrality_references as refs
@@ -63,7 +64,7 @@ def hits(graph, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighte
         raise MinigrError("HITS needs at least one edge: without one every score is 0 and cannot be scaled")
     run = problem(graph, ("hits", bool(weighted)), lambda: HITS(graph, weighted))
     iterations, ms = run.converge(loop, max_iter, tol, hub=1.0 / n if start is None else start)
-    hub, authority = run.hub.copy(), run.authority / run.authority.max()
+    hub, authority = copied(run.hub), run.authority / run.authority.max()
     if normalized:
         hub /= hub.sum()
         authority /= authority.sum()

@@ -8,6 +8,7 @@ from minigr.catalog import ITERATIONS, POSITIVE, App, Option
 from minigr.enactor import Result, check_weights, per_vertex, problem
 from minigr.operators import neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration, gather
+from minigr.transforms import copied
 from minigr.transforms.errors import MinigrError
 
 from . import _centrality_references as refs
@@ -70,7 +71,7 @@ def katz(graph, *, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=None, no
     run = problem(graph, ("katz", bool(weighted)), lambda: Katz(graph, weighted))
     run.settings[1], run.settings[2] = alpha, beta
     iterations, ms = run.converge(loop, max_iter, n * tol, x=0.0 if start is None else start)
-    x = run.x.copy()
+    x = copied(run.x)
     if normalized:
         norm = float(graph.xp.sqrt((x * x).sum()))
         x /= norm or 1.0

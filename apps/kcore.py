@@ -20,7 +20,7 @@ from minigr.enactor import Problem, Result, Timer, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.graph import Graph
 from minigr.operators import advance, compute
-from minigr.transforms import DeviceCount, Functor, transform
+from minigr.transforms import DeviceCount, Functor, copied, transform
 from minigr.transforms.errors import MinigrError
 
 from . import _kcore_references as references
@@ -97,7 +97,7 @@ def kcore(graph, *, k=None, loop="device"):
     run.frontier.check_waiting()
     max_core = int(run.core.max())
     in_core = (run.core >= (max_core if k is None else k)).astype(numpy.int8)
-    return Result({"core": run.core.copy(), "in_core": in_core}, levels, timer.ms, run.peel.num_edges,
+    return Result({"core": copied(run.core), "in_core": in_core}, levels, timer.ms, run.peel.num_edges,
                   {"max_core": max_core})
 
 

@@ -14,7 +14,7 @@ from minigr.enactor import Problem, Result, Timer, check_weights, distribution, 
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
 from minigr.power import check_iteration
-from minigr.transforms import Functor, Partition, segreduce_transform, transform
+from minigr.transforms import Functor, Partition, copied, segreduce_transform, transform
 from minigr.transforms.errors import MinigrError
 
 SHARE = "double operator()(int v, int u, long long edge) const { return share[u]; }"
@@ -129,7 +129,7 @@ def iterate(run, graph, vectors, damping, tol, max_iter, loop):
         change = float(run.carried[1])
         raise MinigrError(f"PageRank did not converge in {max_iter} iterations (L1 change {change:.3g}, "
                           f"needed < {n * tol:.3g}); raise max_iter or tol")
-    return Result({"rank": run.rank[:run.owned].copy()}, iterations, timer.ms,
+    return Result({"rank": copied(run.rank[:run.owned])}, iterations, timer.ms,
                   int(run.graph.row_offsets[run.owned]) * iterations)
 
 

@@ -20,7 +20,7 @@ from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Relax, advance, smallest_in_neighbour, split_near_far
-from minigr.transforms import Functor, transform
+from minigr.transforms import Functor, copied, transform
 from minigr.transforms.errors import MinigrError
 
 from .bfs import bfs
@@ -148,7 +148,7 @@ def settle(run, graph, source, delta, loop, pairs=0):
     run.near.check_waiting()
     run.far.check_waiting()
     owned = run.owned
-    distance, graph = run.dist[:owned].copy(), run.graph
+    distance, graph = copied(run.dist[:owned]), run.graph
     return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
                   count_later(graph, lambda: int(graph.out_degrees()[:owned][graph.xp.isfinite(distance)].sum())))
 

@@ -24,9 +24,12 @@ __all__ = list(_EXPORTS)
 
 
 def __getattr__(name):
+    """The exported name, imported on its first use and kept: later uses skip this (a call of
+    minigr.bfs on a small graph costs tens of microseconds; an import lookup each time was ~5)."""
     if name not in _EXPORTS:
         raise AttributeError(f"module 'minigr' has no attribute {name!r}")
-    return getattr(_import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    value = globals()[name] = getattr(_import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    return value
 
 
 def __dir__():

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy
 
 from .transforms import DeviceCount, Functor, transform
-from .transforms.backend import array_module, resolve_device
+from .transforms.backend import array_module, read_waiting, resolve_device
 from .transforms.errors import MinigrError
 
 HEADER = Path(__file__).parent / "operators" / "kernels" / "frontier.h"
@@ -27,7 +27,17 @@ __device__ void drop_level() const { minigr::drop_level(*this); }
 __device__ long long size() const { return bounds[minigr::level::SIZE]; }
 __device__ long long level_edges() const { return bounds[minigr::level::EDGES]; }
 __device__ long long appended() const { return bounds[minigr::level::TAIL] - bounds[minigr::level::END]; }
-__device__ long long appended_edges() const { return bounds[minigr::level::NEXT_EDGES]; }"""
+__device__ long long appended_edges() const { return bounds[minigr::level::NEXT_EDGES]; }
+// Empty levels, and a new level number, so that no stamp matches; `one` (a vertex, or -1 for
+// none) alone is made the current level. By one thread, with no other work on the frontier.
+__device__ void reset(int one) const {
+    const long long number = bounds[minigr::level::NUMBER] + 1;
+    for (int field = 0; field < minigr::level::FIELDS; ++field) bounds[field] = 0;
+    bounds[minigr::level::NUMBER] = number;
+    if (one < 0) return;
+    append_unique(one, 0);
+    next_level();
+}"""
 _NEXT_LEVEL = "void operator()(long long) const { frontier.next_level(); }"
 _PREVIOUS_LEVEL = "void operator()(long long) const { frontier.previous_level(); }"
 _NOT_EMPTY = "bool operator()() const { return frontier.next_level() > 0; }"
@@ -35,17 +45,7 @@ _PREVIOUS_NOT_EMPTY = "bool operator()() const { return frontier.previous_level(
 _SEED = "void operator()(long long i) const { frontier.append_unique(ids[i], 0); }"
 # Functors rather than CuPy calls, which CuPy would compile on first use (0.1 s each on an H100).
 _UNSTAMPED = "void operator()(long long v) const { stamps[v] = -1; }"
-# Empty levels, and a new level number, so that no stamp matches; with
-# `one` (a vertex, or -1 for none) that vertex alone is made the current level.
-_RESET = """void operator()(long long) const {
-    int64_t* bounds = frontier.bounds;
-    const long long number = bounds[minigr::level::NUMBER] + 1;
-    for (int field = 0; field < minigr::level::FIELDS; ++field) bounds[field] = 0;
-    bounds[minigr::level::NUMBER] = number;
-    if (one < 0) return;
-    frontier.append_unique(one, 0);
-    frontier.next_level();
-}"""
+_RESET = "void operator()(long long) const { frontier.reset(one); }"
 
 
 class Frontier:
@@ -136,7 +136,7 @@ class Frontier:
 
     def check_waiting(self):
         """Raises if an append ever found the ring full (the results are then void): waits."""
-        if int(self.bounds[OVERFLOW]):
+        if read_waiting(self.bounds[OVERFLOW:OVERFLOW + 1])[0][0]:
             raise MinigrError(f"a frontier of capacity {self.capacity} overflowed: a level and the next (or the "
                               "levels it keeps) held more vertices than that, or it kept more levels than it "
                               "may; pass a larger capacity, or append each vertex once a level")

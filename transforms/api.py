@@ -7,7 +7,7 @@ import functools
 
 import numpy
 
-from .backend import array_module, device_of
+from .backend import array_module, device_of, read_waiting
 from .errors import MinigrError
 from .functor import Functor, c_type
 from .launch import call_device, current_gpu, launch, multiprocessors
@@ -44,7 +44,7 @@ class DeviceCount:
 
     def wait_value(self):
         """The count, read on the host: waits for the work queued before it."""
-        return int(self.cell[0])
+        return int(read_waiting(self.cell)[0][0])
 
 
 def _count(n, what="n"):

@@ -2,6 +2,7 @@
 import ctypes
 import functools
 import os
+import threading
 
 import numpy
 
@@ -69,3 +70,40 @@ def device_of(array):
     if type(array).__module__.startswith("cupy"):
         return "gpu"
     raise TypeError(f"expected a NumPy or CuPy array, got {type(array).__name__}")
+
+
+_pinned = threading.local()  # .memory: this thread's pinned host memory for read_waiting
+
+
+def read_waiting(*arrays):
+    """NumPy copies of small arrays of one device, read with one wait: on the GPU each is
+    copied into pinned host memory on the current stream, which is then waited for once
+    (CuPy's .get() costs ~15 us an array on an H100's host, this ~5 us and one wait).
+    Waits for the work queued before it. Example: ``flag, sizes = read_waiting(state[1:2], sizes)``.
+    """
+    if not arrays or device_of(arrays[0]) == "cpu":
+        return [numpy.array(a) for a in arrays]
+    import cupy
+    runtime, stream = cupy.cuda.runtime, cupy.cuda.get_current_stream().ptr
+    offsets = numpy.cumsum([0] + [-(-a.nbytes // 8) * 8 for a in arrays])
+    memory = getattr(_pinned, "memory", None)
+    if memory is None or memory.size() < offsets[-1]:
+        memory = _pinned.memory = cupy.cuda.alloc_pinned_memory(max(256, int(offsets[-1])))
+    for a, at in zip(arrays, offsets):
+        if not a.flags.c_contiguous:
+            raise MinigrError("read_waiting takes contiguous arrays")
+        runtime.memcpyAsync(memory.ptr + int(at), a.data.ptr, a.nbytes, runtime.memcpyDeviceToHost, stream)
+    runtime.streamSynchronize(stream)
+    return [numpy.frombuffer(memory, a.dtype, a.size, int(at)).reshape(a.shape).copy()
+            for a, at in zip(arrays, offsets)]
+
+
+def copied(array):
+    """A copy of a contiguous array on its device, queued on the current stream (on the GPU one
+    memcpy: half the host time of CuPy's copy(), a kernel)."""
+    if device_of(array) == "cpu" or not array.flags.c_contiguous:
+        return array.copy()
+    import cupy
+    out = cupy.empty_like(array)
+    out.data.copy_from_device_async(array.data, array.nbytes, cupy.cuda.get_current_stream())
+    return out

@@ -9,7 +9,7 @@ import time
 import numpy
 
 from .api import _count, huge_list, transform
-from .backend import array_module
+from .backend import array_module, read_waiting
 from .errors import DeviceError, MinigrError, naming_errors
 from .functor import Functor
 from .launch import compile_checking, current_gpu, launch, recording_launches
@@ -105,10 +105,12 @@ class Loop:
     def wait_iterations(self):
         """(bodies run, whether the limit stopped the loop): waits for the loop."""
         with self._naming_errors():
-            iteration, exhausted, _ = (int(x) for x in self.state.tolist())
-            if self._persistent is not None:
-                self._persistent.check_waiting()
-        return iteration + 1, bool(exhausted)
+            if self._persistent is None:
+                (state,) = read_waiting(self.state)
+            else:
+                state, words = read_waiting(self.state, self._persistent.words)
+                self._persistent.check(words)
+        return int(state[0]) + 1, bool(state[1])
 
     def _naming_errors(self):
         """Errors of the loop's functors and kernels, with the loop's name first."""

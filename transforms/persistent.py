@@ -75,7 +75,8 @@ class PersistentLoop:
                     "cuLaunchCooperativeKernel")
         launching.launches += 1
 
-    def check_waiting(self):
-        """A DeviceError if a barrier gave up waiting (the grid was not all resident): waits."""
-        if int(self.words[1]):
+    def check(self, words):
+        """A DeviceError if a barrier gave up waiting (the grid was not all resident), by
+        `words` as read back after the run."""
+        if words[1]:
             raise DeviceError(f"{self.name}: a grid barrier of its persistent loop timed out")

@@ -6,7 +6,7 @@ split() raises the bound and queues them again: a loop of runs, one a bucket."""
 import numpy
 
 from .api import DeviceCount, transform
-from .backend import array_module
+from .backend import array_module, read_waiting
 from .errors import MinigrError
 from .functor import Functor
 from .launch import call_device, current_gpu, launch, multiprocessors
@@ -88,7 +88,7 @@ class Worklist:
         over all its buckets, a deferred pair again when queued again), or None
         where a push found the queue full (the run's result is then void):
         waits for it."""
-        words = self.words.tolist()
+        (words,) = read_waiting(self.words)
         overflowed = bool(words[2])
         self._empty = not overflowed
         return None if overflowed else int(words[PUSHES]) + (int(words[0]) >> 32)
