@@ -32,7 +32,6 @@ def run(part, source, *, idempotent=False, loop="device"):
         run.reset(source)
         levels, _ = run.run_mode(loop, max(part.num_vertices, 1))
         parent = run.parents()
-    run.frontier.check_waiting()
     owned = part.owned
     _, edges = scan_transform(owned, Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=run.depth,
                                              row_offsets=part.graph.row_offsets))

@@ -44,7 +44,6 @@ def run(part, source, *, loop="device"):
         run.reset(source)
         rounds, _ = run.run_mode(loop, max(part.num_vertices, 1))
         depth, parent = run.unpack()
-    run.frontier.check_waiting()
     owned = part.owned
     _, edges = scan_transform(owned, Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=depth,
                                              row_offsets=part.graph.row_offsets))
@@ -80,7 +79,8 @@ class RoundsBFS(Problem):
                              totals=self.totals, frontier=self.frontier.view)
         self.start_loop(graph.device, self.round, Functor(NEXT_ROUND, filename="<bfs next round>",
                                                           headers=(FRONTIER_HEADER,), totals=self.totals,
-                                                          frontier=self.frontier.view))
+                                                          frontier=self.frontier.view),
+                        checks=[self.frontier.overflow_check()])
 
     def round(self):
         for level in range(ROUND_LEVELS):

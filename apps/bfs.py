@@ -94,7 +94,6 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
         run.reset(source)
         levels, _ = run.run_mode(mode, max(graph.num_vertices, 1), lambda: run.wait_relaxed_levels(source),
                                  lambda: run.reset(source))
-    run.frontier.check_waiting()
     depth = copied(run.depth)
     return Result({"depth": depth, "parent": copied(run.parent)}, levels, timer.ms,
                   count_later(graph, lambda: scan_transform(graph.num_vertices, Functor(
@@ -123,7 +122,7 @@ class BFS(Problem):
         self.start = Functor(RESET, filename="<bfs reset>", depth=self.depth, parent=self.parent,
                              frontier=self.frontier.view, direction=self.direction, row_offsets=graph.row_offsets,
                              root=numpy.int32(0), edges=numpy.int64(graph.num_edges))
-        self.start_loop(graph.device, self.level, self.next_level(), unroll=UNROLL)
+        self.start_loop(graph.device, self.level, self.next_level(), UNROLL, [self.frontier.overflow_check()])
         self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>", name="bfs")  # async
         self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
 

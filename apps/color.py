@@ -92,8 +92,6 @@ def color(graph, *, seed=0, loop="device"):
         # each round decides the first undecided vertex or moves it to its next 32 colors
         rounds = run.finish_loop(loop, min(n + graph.num_edges // 32 + 1, 2**31 - 1), "coloring did not finish")
         colors = (run.state & numpy.uint64(0xFFFFFFFF)).astype(numpy.int32)
-    run.narrow.check_waiting()
-    run.broad.check_waiting()
     return Result({"color": colors}, rounds, timer.ms, graph.num_edges, {"num_colors": int(colors.max()) + 1})
 
 
@@ -132,7 +130,8 @@ class Coloring(Problem):
             transform(self.narrow.size, narrow_round)
             transform(self.broad_items, broad_round)
 
-        self.start_loop(graph.device, color_round, next_round, unroll=4)  # a round of no vertices does nothing
+        self.start_loop(graph.device, color_round, next_round, 4,  # unroll: a round of no vertices does nothing
+                        [self.narrow.overflow_check(), self.broad.overflow_check()])
 
     def reset(self, seed):
         """Priorities from the seed, the oriented graph, and the first round's vertices."""

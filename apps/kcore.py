@@ -94,7 +94,6 @@ def kcore(graph, *, k=None, loop="device"):
     with Timer(graph.device) as timer:
         run.reset()
         levels, _ = run.run_loop(loop_mode(graph, loop), 2 * graph.num_vertices + 1)
-    run.frontier.check_waiting()
     max_core = int(run.core.max())
     in_core = (run.core >= (max_core if k is None else k)).astype(numpy.int8)
     return Result({"core": copied(run.core), "in_core": in_core}, levels, timer.ms, run.peel.num_edges,
@@ -124,7 +123,8 @@ class Cores(Problem):
         self.select = Functor(SELECT_LEAST, filename="<kcore select>", frontier=self.frontier.view, **arrays)
         self.selecting = DeviceCount(self.state, max(n, 1), SELECT, stable=True)
         self.start_loop(graph.device, self.level, Functor(NEXT, filename="<kcore next>", frontier=self.frontier.view,
-                                                          state=self.state, none=NONE, n=numpy.int64(n)))
+                                                          state=self.state, none=NONE, n=numpy.int64(n)),
+                        checks=[self.frontier.overflow_check()])
 
     def level(self):
         advance(self.peel, self.frontier, self.peel_op, out=self.frontier)

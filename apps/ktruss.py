@@ -93,7 +93,6 @@ def ktruss(graph, *, k=3, loop="device"):
     with Timer(graph.device) as timer:
         levels = run.peel(k, loop)
         kept = run.level[run.canonical[run.edge_map]] == ALIVE
-    run.frontier.check_waiting()
     ends = {"source": graph.edge_sources().astype(numpy.int32), "target": graph.col_indices.copy()}
     return Result({**ends, "in_truss": kept.astype(numpy.int8)}, levels, timer.ms, graph.num_edges)
 
@@ -122,7 +121,7 @@ class Truss(Problem):
         lower = Functor(LOWER, filename="<ktruss lower>", frontier=self.frontier.view, level=self.level,
                         twins=twins, support=self.support, state=self.state)
         self.start_loop(graph.device, lambda: intersect_transform(self.frontier.size, level_edge, self.items, lower),
-                        self.frontier.not_empty())
+                        self.frontier.not_empty(), checks=[self.frontier.overflow_check()])
 
     def peel(self, k, loop):
         """Queues the peeling for k; returns its levels (waits for them)."""

@@ -74,7 +74,6 @@ def mis(graph, *, seed=0, loop="device"):
         # each round decides the highest undecided vertex
         rounds = run.finish_loop(loop, n + 1, "the independent set was not done")
         in_set = (run.state == IN).astype(numpy.int8)
-    run.undecided.check_waiting()
     return Result({"in_set": in_set}, rounds, timer.ms, graph.num_edges, {"size": int(in_set.sum())})
 
 
@@ -94,7 +93,8 @@ class MIS(Problem):
         def luby_round():
             neighbor_reduce(graph, rival, frontier=self.undecided, out=self.rival, reduce="max")
             filter_frontier(self.undecided, decide, out=self.undecided)
-        self.start_loop(graph.device, luby_round, self.undecided.not_empty())
+        self.start_loop(graph.device, luby_round, self.undecided.not_empty(),
+                        checks=[self.undecided.overflow_check()])
 
     def reset(self, seed):
         """Priorities from the seed; every vertex undecided, in the first round's frontier."""

@@ -66,10 +66,13 @@ ASYNC_DELTA, BUCKET_PAIRS = 32, 12
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
-# A run's start: the source at 0, the rest unreached; the buckets' [threshold, delta, far_min, pairs].
+# A run's start: the source at 0 (root -1: none here), the rest unreached; the source alone in
+# near, far empty; the buckets' [threshold, delta, far_min, pairs]. Over max(n, 1) items.
 RESET = """void operator()(long long v) const {
-    dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
+    if (v < n) dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
     if (v == 0) {
+        near.reset(root);
+        far.reset(-1);
         bucket[0] = bucket[1] = delta;
         bucket[2] = minigr::bit_cast<double>(0x7ff0000000000000LL);
         bucket[3] = pairs;
@@ -145,8 +148,6 @@ def settle(run, graph, source, delta, loop, pairs=0):
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
-    run.near.check_waiting()
-    run.far.check_waiting()
     owned = run.owned
     distance, graph = copied(run.dist[:owned]), run.graph
     return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
@@ -172,10 +173,12 @@ class SSSP(Problem):
                              weights=graph.weights, threshold=self.bucket[0:1],
                              far_min=self.bucket[2:3], far=self.far.view)
         self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket,
+                             near=self.near.view, far=self.far.view, n=numpy.int64(n),
                              delta=numpy.float64(1), pairs=numpy.float64(0), root=numpy.int32(0))
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
                                 far_min=self.bucket[2:3])
-        self.start_loop(graph.device, self.iteration, self.next_bucket(), unroll=UNROLL)
+        self.start_loop(graph.device, self.iteration, self.next_bucket(), UNROLL,
+                        [self.near.overflow_check(), self.far.overflow_check()])
         self.lengths = Relax(graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
                              next_bound=NEXT_BOUND, name="sssp", weights=graph.weights, bucket=self.bucket)  # async
 
@@ -190,10 +193,8 @@ class SSSP(Problem):
 
     def reset(self, source, delta, pairs=0):
         """source: a vertex id of this graph, or None (a part without it)."""
-        transform(self.graph.num_vertices, self.start.with_values(root=-1 if source is None else source, delta=delta,
-                                                                  pairs=pairs))
-        self.near.reset(() if source is None else source)
-        self.far.reset()
+        transform(max(self.graph.num_vertices, 1), self.start.with_values(
+            root=-1 if source is None else source, delta=delta, pairs=pairs))
 
     def wait_relaxed(self, source):
         """loop="async": the pairs queued, or None where the queue overflowed (then reset and loop): waits."""

@@ -99,12 +99,12 @@ class Timer:
 class Problem:
     """A primitive's buffers and its Loop on one graph, made once (see
     `problem`) and reset by each call. Subclasses make their buffers and
-    functors, then call start_loop(device, body, condition, unroll) (see Loop)."""
+    functors, then call start_loop(device, body, condition, unroll, checks) (see Loop)."""
 
     name = "primitive"
 
-    def start_loop(self, device, body, condition, unroll=1):
-        self.loop = Loop(self.name, device, body, condition, unroll)
+    def start_loop(self, device, body, condition, unroll=1, checks=()):
+        self.loop = Loop(self.name, device, body, condition, unroll, checks)
 
     def run_loop(self, where, max_iterations):
         """Runs the loop (see Loop.run); returns (iterations, limit reached): waits for it."""

@@ -134,12 +134,19 @@ class Frontier:
             return self.ids[head:end].copy()
         return self.xp.concatenate([self.ids[head:], self.ids[:end - self.capacity]])
 
+    def overflow_check(self):
+        """(flag, message): the device cell an append sets where it found the ring full (the
+        results are then void), and what to say then; a Loop reads it with its state (its checks)."""
+        return self.bounds[OVERFLOW:OVERFLOW + 1], (
+            f"a frontier of capacity {self.capacity} overflowed: a level and the next (or the levels it keeps) "
+            "held more vertices than that, or it kept more levels than it may; pass a larger capacity, or "
+            "append each vertex once a level")
+
     def check_waiting(self):
-        """Raises if an append ever found the ring full (the results are then void): waits."""
-        if read_waiting(self.bounds[OVERFLOW:OVERFLOW + 1])[0][0]:
-            raise MinigrError(f"a frontier of capacity {self.capacity} overflowed: a level and the next (or the "
-                              "levels it keeps) held more vertices than that, or it kept more levels than it "
-                              "may; pass a larger capacity, or append each vertex once a level")
+        """Raises if an append ever found the ring full (see overflow_check): waits."""
+        flag, message = self.overflow_check()
+        if read_waiting(flag)[0][0]:
+            raise MinigrError(message)
 
     def __repr__(self):
         return f"Frontier(num_vertices={self.num_vertices}, capacity={self.capacity}, device={self.device!r})"

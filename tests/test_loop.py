@@ -66,6 +66,24 @@ def test_problem_finish_loop_takes_its_limit_for_a_bug(xp, where):
         run.finish_loop(where, 5, "the count was not done")
 
 
+FLAG_AT_2 = "void operator()(long long i) const { total[0] += 1; if (it[0] == 2) flag[0] = 1; }"
+
+
+@pytest.mark.parametrize("where", WHERE)
+def test_a_check_the_body_failed_raises_its_message_after_the_run(xp, where):
+    """A loop's checks are read with its state: the first set one's message, after the loop's name."""
+    total, flag, other = (xp.zeros(1, numpy.int64) for _ in range(3))
+    loop = Loop("flagged", "cpu" if xp is numpy else "gpu", lambda: transform(1, body),
+                Functor(BELOW, total=total, goal=numpy.int64(5)), checks=[(other, "not this"), (flag, "flag up")])
+    body = Functor(FLAG_AT_2, total=total, flag=flag, it=loop.iteration)
+    loop.run(where, 2)  # iterations 0 and 1: the flag stays down
+    assert loop.wait_iterations() == (2, True)
+    total.fill(0)
+    loop.run(where, 100)
+    with pytest.raises(MinigrError, match=r"^flagged: flag up$"):
+        loop.wait_iterations()
+
+
 BRANCHY = "void operator()(long long i) const { hits[which] += 1; }"
 EVEN = "bool operator()() const { return it[0] % 2 == 0; }"
 MULTIPLE_OF_3 = "bool operator()() const { return it[0] % 3 == 0; }"

@@ -50,14 +50,18 @@ class Loop:
     the Loop. unroll: bodies (each with its step) per iteration of the CUDA
     graph's WHILE node, which costs about 4 us an iteration on an H100; only
     for a body that does nothing once its condition failed (a traversal of an
-    empty frontier), since the bodies after a failed step run all the same."""
+    empty frontier), since the bodies after a failed step run all the same.
+    checks: (flag, message) pairs, a one-element device array that the body's
+    work sets non-zero where it failed (a buffer overflowed) and what to say
+    then; read with the loop's state, in its one wait (wait_iterations)."""
 
-    def __init__(self, name, device, body, condition, unroll=1):
+    def __init__(self, name, device, body, condition, unroll=1, checks=()):
         self.name, self.device, self.body, self.unroll = name, device, body, _count(unroll, "unroll")
+        self.checks = list(checks)
         self.state = array_module(device).zeros(3, dtype=numpy.int32)
         self.iteration = self.state[0:1]
         self.step = Functor(_STEP, filename=f"<{name} loop step>", condition=condition, state=self.state)
-        self._start = Functor(_START, filename="<loop start>", state=self.state, limit=numpy.int32(1))
+        self.start = Functor(_START, filename="<loop start>", state=self.state, limit=numpy.int32(1))
         self._graph = None  # the CUDA graph, captured on the first device run
         self._persistent = None  # the persistent kernel, built on the first persistent run
         self.build_ms = None  # host milliseconds its capture and instantiation took
@@ -74,15 +78,15 @@ class Loop:
             raise MinigrError(f"loop must be one of {_WHERE}, got {where!r}")
         if not 1 <= _count(max_iterations, "max_iterations") < 2**31:
             raise MinigrError(f"max_iterations must lie in [1, 2^31), got {max_iterations}")
-        transform(1, self._start.with_values(limit=max_iterations))
         with self._naming_errors():
-            if self.device == "gpu" and where == "persistent":
+            if self.device == "gpu" and where == "persistent":  # its kernel runs start itself
                 if self._persistent is None:
                     start = time.perf_counter()
                     self._persistent = PersistentLoop(self)
                     self._note_build(start)
-                self._persistent.launch()
+                self._persistent.launch(max_iterations)
                 return
+            transform(1, self.start.with_values(limit=max_iterations))
             if where == "persistent" and compile_checking():  # prove on the CPU that its GPU kernel compiles
                 persistent_compile_check(self)
             if self.device == "gpu" and where == "device":
@@ -103,13 +107,16 @@ class Loop:
         _builds.ms = build_ms_total() + self.build_ms
 
     def wait_iterations(self):
-        """(bodies run, whether the limit stopped the loop): waits for the loop."""
+        """(bodies run, whether the limit stopped the loop), or a MinigrError of the
+        first of its checks that failed: waits for the loop."""
+        persistent = [] if self._persistent is None else [self._persistent.words]
         with self._naming_errors():
-            if self._persistent is None:
-                (state,) = read_waiting(self.state)
-            else:
-                state, words = read_waiting(self.state, self._persistent.words)
-                self._persistent.check(words)
+            state, *flags = read_waiting(self.state, *(flag for flag, _ in self.checks), *persistent)
+            if persistent:
+                self._persistent.check(flags.pop())
+            for flag, (_, message) in zip(flags, self.checks):
+                if flag[0]:
+                    raise MinigrError(message)
         return int(state[0]) + 1, bool(state[1])
 
     def _naming_errors(self):

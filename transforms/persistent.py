@@ -24,7 +24,7 @@ def loop_source(loop):
     not run. A MinigrError names a transform that cannot be a stage."""
     with recording() as stages:
         loop.body()
-    return codegen.loop_kernel_source(stages, loop.step, BLOCK), stages
+    return codegen.loop_kernel_source(stages, loop.start, loop.step, BLOCK), stages
 
 
 def compile_check(loop):
@@ -47,7 +47,7 @@ class PersistentLoop:
         self.function = driver.CUfunction(int(function.ptr))
         self._module = function  # keeps the module loaded
         self.words = cupy.zeros(2, dtype=numpy.uint64)  # the barrier's [state, timed out] (persistent.cuh)
-        args = [self.words]
+        args = [self.words] + list(loop.start.values)
         for stage in stages:
             args += stage.fixed_args + ([stage.count.cell] if stage.count is not None else [])
             args += [value for functor in stage.functors for value in functor.values]
@@ -55,6 +55,7 @@ class PersistentLoop:
         self._buffers = [numpy.array([a.data.ptr], dtype=numpy.uint64) if hasattr(a, "data") and
                          hasattr(a.data, "ptr") else numpy.array([a]) for a in args]
         self._pointers = numpy.array([b.ctypes.data for b in self._buffers], dtype=numpy.uint64)
+        self._limit = self._buffers[1 + [name for _, name in loop.start.params].index("limit")]
         self._keep = args
         resident = self._check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(self.function, BLOCK, 0),
                                "cuOccupancyMaxActiveBlocksPerMultiprocessor")
@@ -66,12 +67,13 @@ class PersistentLoop:
             raise DeviceError(f"{self.name}: {what} failed for its persistent loop: {err!r}")
         return values[0] if values else None
 
-    def launch(self):
-        """Queues the loop's one kernel on the current stream."""
+    def launch(self, max_iterations):
+        """Queues the loop's one kernel on the current stream, to run at most max_iterations bodies."""
         import cupy
-        stream = self.driver.CUstream(cupy.cuda.get_current_stream().ptr)
+        self._limit[0] = max_iterations  # the launch copies the arguments
         self._check(self.driver.cuLaunchCooperativeKernel(self.function, self.blocks, 1, 1, BLOCK, 1, 1, 0,
-                                                          stream, int(self._pointers.ctypes.data)),
+                                                          cupy.cuda.get_current_stream().ptr,
+                                                          int(self._pointers.ctypes.data)),
                     "cuLaunchCooperativeKernel")
         launching.launches += 1
 
