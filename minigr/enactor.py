@@ -138,17 +138,20 @@ class Problem:
 
 
 # loop="auto" takes the async form (minigr.operators.Relax) of a primitive that has one where no
-# vertex has over ASYNC_MAX_DEGREE out-edges, up to ASYNC_MAX_VERTICES vertices.
-ASYNC_MAX_DEGREE, ASYNC_MAX_VERTICES = 8, 1 << 22
+# vertex has over ASYNC_MAX_DEGREE out-edges, up to ASYNC_MAX_VERTICES vertices; the persistent
+# kernel on any graph of under SMALL_EDGES edges.
+ASYNC_MAX_DEGREE, ASYNC_MAX_VERTICES, SMALL_EDGES = 8, 1 << 22, 1 << 22
 
 
 def loop_mode(graph, loop, dense="device", relaxes=False):
     """The mode of a traversal's loop (see Loop.run): "auto" is the persistent
     kernel on sparse graphs (mean out-degree under 8: road maps, grids), whose
-    small levels it runs 10-20% faster, and `dense` on denser ones (kron, rgg):
-    by default the CUDA-graph loop, for large levels that want more blocks than
-    the persistent kernel's barriers afford (SSSP on kron_s21_e16: 6.2 ms
-    against 12.6). BFS passes "persistent": its dense levels are few and pulled
+    small levels it runs 10-20% faster, and on small ones (SMALL_EDGES), and
+    `dense` on denser ones (kron, rgg): by default the CUDA-graph loop, for
+    large levels that want more blocks than the persistent kernel's barriers
+    afford (SSSP on kron_s21_e16: 6.2 ms against 12.6; on kron scale 12 / 14 /
+    16 / 18 / 20, 131k to 33M edges: 0.31 / 0.57 / 0.84 / 2.1 / 6.4 ms against
+    0.49 / 0.59 / 1.0 / 1.3 / 3.4). BFS passes "persistent": its dense levels are few and pulled
     (kron_s21_e16 0.87 ms against 1.01; a 4k-vertex graph's whole call 0.26 ms
     of wall time against 0.63). relaxes: the primitive has an async form,
     which "auto" takes on graphs of small degree (ASYNC_MAX_DEGREE), where
@@ -164,7 +167,8 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
         return loop
     if relaxes and graph.max_out_degree <= ASYNC_MAX_DEGREE and graph.num_vertices <= ASYNC_MAX_VERTICES:
         return "async"
-    return "persistent" if graph.num_edges < 8 * graph.num_vertices else dense
+    sparse = graph.num_edges < 8 * graph.num_vertices or graph.num_edges < SMALL_EDGES
+    return "persistent" if sparse else dense
 
 
 def check_source(graph, source, what="source", where="the graph"):

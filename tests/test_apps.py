@@ -283,14 +283,16 @@ def test_bfs_both_pushes_and_pulls(monkeypatch, operator):
     assert any(used[1:]) and len(used) == result.iterations  # level 0 pushes from the source whatever the choice
 
 
-def test_auto_loop_mode_by_the_graph():
-    """loop="auto": persistent on sparse graphs (mean out-degree under 8); on
-    dense ones the CUDA graph, or the mode the primitive names (BFS: persistent)."""
-    from minigr import Graph
+def test_auto_loop_mode_by_the_graph(monkeypatch):
+    """loop="auto": persistent on sparse graphs (mean out-degree under 8) and small ones;
+    on dense ones the CUDA graph, or the mode the primitive names (BFS: persistent)."""
+    from minigr import Graph, enactor
     from minigr.enactor import loop_mode
     path = Graph.from_edges(numpy.arange(9), numpy.arange(1, 10))
-    src, dst = numpy.nonzero(~numpy.eye(20, dtype=bool))  # complete: 19 out-edges a vertex
+    src, dst = numpy.nonzero(~numpy.eye(20, dtype=bool))  # complete: 19 out-edges a vertex, 380 edges
     complete = Graph.from_edges(src, dst)
+    assert loop_mode(complete, "auto") == "persistent"  # small
+    monkeypatch.setattr(enactor, "SMALL_EDGES", 380)
     assert loop_mode(path, "auto") == loop_mode(path, "auto", dense="device") == "persistent"
     assert loop_mode(complete, "auto") == "device"
     assert loop_mode(complete, "auto", dense="persistent") == "persistent"

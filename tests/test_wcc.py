@@ -94,3 +94,15 @@ def test_cupy_alternative():
     for name, graph in {**nasty_graphs("gpu"), **random_graphs("gpu")}.items():
         labels, _, rounds = wcc_cupy(graph.row_offsets, graph.col_indices)
         numpy.testing.assert_array_equal(to_host(labels), expected_components(graph), err_msg=name)
+
+
+@pytest.mark.gpu
+def test_a_call_launches_its_captured_graph_not_each_transform():
+    """After the first call on a graph (which captures its launches), a call launches the
+    CUDA graph of its one body and the loop's start, not its ten kernels one by one."""
+    from minigr.transforms import launch as launching
+    graph = random_graphs("gpu")["sparse_directed_1"]
+    wcc(graph)
+    before = launching.launches
+    numpy.testing.assert_array_equal(to_host(wcc(graph).component), expected_components(graph))
+    assert launching.launches - before == 1
