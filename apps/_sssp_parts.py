@@ -92,8 +92,8 @@ class PartitionedSSSP(SSSP):
         return Functor(NEXT_BUCKET_OF_PARTS, filename="<sssp next bucket>", near=self.near.view, far=self.far.view,
                        bucket=self.bucket, totals=self.totals)
 
-    def reset(self, source, delta, pairs=0):
-        super().reset(self.part.local_id(source), delta, pairs)
+    def starting(self, source, delta, pairs=0):
+        return super().starting(self.part.local_id(source), delta, pairs)
 
     def parents(self, source):
         """Every vertex's parent (the user's ids), proxies told their final distances first."""

@@ -13,7 +13,7 @@ from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, smallest_in_neighbour
-from minigr.transforms import DeviceCount, Functor, copied, scan_transform, transform
+from minigr.transforms import DeviceCount, Functor, copied, scan_transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
 VISIT = dict(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;", apply="parent[dst] = src;")
@@ -91,9 +91,8 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     mode = loop_mode(graph, loop, dense="persistent", relaxes=True)
     with Timer(graph.device) as timer:
-        run.reset(source)
         levels, _ = run.run_mode(mode, max(graph.num_vertices, 1), lambda: run.wait_relaxed_levels(source),
-                                 lambda: run.reset(source))
+                                 run.starting(source))
     depth = copied(run.depth)
     return Result({"depth": depth, "parent": copied(run.parent)}, levels, timer.ms,
                   count_later(graph, lambda: scan_transform(graph.num_vertices, Functor(
@@ -135,8 +134,9 @@ class BFS(Problem):
     def next_level(self):
         return Functor(NEXT_LEVEL, filename="<bfs next level>", **self.settings)
 
-    def reset(self, source):
-        transform(self.graph.num_vertices, self.start.with_values(root=source))  # the frontier too
+    def starting(self, source):
+        """(items, functor): the transform a run from source begins with (its frontier too)."""
+        return self.graph.num_vertices, self.start.with_values(root=source)
 
     def wait_relaxed_levels(self, source):
         """loop="async": the levels, or None where the queue overflowed (then reset

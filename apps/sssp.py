@@ -20,7 +20,7 @@ from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Relax, advance, smallest_in_neighbour, split_near_far
-from minigr.transforms import Functor, copied, transform
+from minigr.transforms import Functor, copied
 from minigr.transforms.errors import MinigrError
 
 from .bfs import bfs
@@ -140,11 +140,10 @@ def settle(run, graph, source, delta, loop, pairs=0):
     mode = loop_mode(run.graph, loop)
     relaxed = (lambda: run.wait_relaxed(source)) if graph is run.graph else None  # not on a part
     with Timer(run.graph.device) as timer:
-        run.reset(source, delta, pairs)
         # the frontier form settles within n + 1 iterations; delta-stepping's
         # empty buckets have no such bound, so only the counter's range caps it
         limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
-        iterations, exhausted = run.run_mode(mode, limit, relaxed, lambda: run.reset(source, delta, pairs))
+        iterations, exhausted = run.run_mode(mode, limit, relaxed, run.starting(source, delta, pairs))
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
@@ -191,10 +190,11 @@ class SSSP(Problem):
         return Functor(NEXT_BUCKET, filename="<sssp next bucket>", near=self.near.view, far=self.far.view,
                        bucket=self.bucket)
 
-    def reset(self, source, delta, pairs=0):
-        """source: a vertex id of this graph, or None (a part without it)."""
-        transform(max(self.graph.num_vertices, 1), self.start.with_values(
-            root=-1 if source is None else source, delta=delta, pairs=pairs))
+    def starting(self, source, delta, pairs=0):
+        """(items, functor): the transform a run from source begins with; source: a
+        vertex id of this graph, or None (a part without it)."""
+        return max(self.graph.num_vertices, 1), self.start.with_values(root=-1 if source is None else source,
+                                                                      delta=delta, pairs=pairs)
 
     def wait_relaxed(self, source):
         """loop="async": the pairs queued, or None where the queue overflowed (then reset and loop): waits."""

@@ -9,6 +9,7 @@ import time
 
 import numpy
 
+from .transforms import transform
 from .transforms.errors import MinigrError
 from .transforms.loop import Loop, build_ms_total
 
@@ -106,26 +107,28 @@ class Problem:
     def start_loop(self, device, body, condition, unroll=1, checks=()):
         self.loop = Loop(self.name, device, body, condition, unroll, checks)
 
-    def run_loop(self, where, max_iterations):
-        """Runs the loop (see Loop.run); returns (iterations, limit reached): waits for it."""
-        self.loop.run(where, max_iterations)
+    def run_loop(self, where, max_iterations, before=None):
+        """Runs the loop, after `before` (see Loop.run); returns (iterations, limit reached): waits for it."""
+        self.loop.run(where, max_iterations, before)
         return self.loop.wait_iterations()
 
-    def run_mode(self, where, max_iterations, relaxed=None, restart=None):
-        """Runs the primitive as `where` says: "async" by relaxed() (its iterations,
-        or None where its queue overflowed: then restart() and the persistent
-        loop), else by its loop (see run_loop). (iterations, limit reached): waits.
-        Without relaxed (a part of a partitioned graph), "async" is refused."""
+    def run_mode(self, where, max_iterations, relaxed=None, before=None):
+        """Runs the primitive as `where` says, after `before` ((items, functor), a
+        transform: the run's reset): "async" by relaxed() (its iterations, or None
+        where its queue overflowed: then the persistent loop, reset again), else
+        by its loop (see run_loop). (iterations, limit reached): waits. Without
+        relaxed (a part of a partitioned graph), "async" is refused."""
         if where == "async" and relaxed is None:
             raise MinigrError("loop='async' runs on one device; a partitioned graph loops with 'device', "
                               "'persistent' or 'host'")
         if where == "async":
+            if before is not None:
+                transform(*before)
             iterations = relaxed()
             if iterations is not None:
                 return iterations, False
-            restart()
             where = "persistent"
-        return self.run_loop(where, max_iterations)
+        return self.run_loop(where, max_iterations, before)
 
     def finish_loop(self, where, max_iterations, unfinished):
         """Runs a loop that its algorithm ends within max_iterations (see run_loop): its

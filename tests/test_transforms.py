@@ -427,3 +427,21 @@ def test_segment_transform_checks_the_group(xp, device):
     with pytest.raises(MinigrError, match="group must be a power of two"):
         segment_transform(1, Functor(SEGMENT_BOUNDS, starts=xp.zeros(1, numpy.int64), lengths=xp.zeros(1, numpy.int64)),
                           f, 3)
+
+
+def test_read_waiting_and_copied_give_independent_copies(xp):
+    """read_waiting: host copies of several small arrays of any dtype, in one wait; copied: a
+    copy on the device. Later writes to the originals change neither."""
+    from minigr.transforms import copied, read_waiting
+    arrays = [xp.arange(n, dtype=dtype) * 3 for n, dtype in ((1, numpy.int32), (3, numpy.uint64), (5, numpy.float64),
+                                                             (0, numpy.int64), (7, numpy.int8))]
+    read = read_waiting(*arrays)
+    copies = [copied(a) for a in arrays] + [copied(arrays[2][::2])]  # a strided view too
+    for a in arrays:
+        a += 1
+    for a, r, c in zip(arrays, read, copies):
+        assert isinstance(r, numpy.ndarray) and r.dtype == a.dtype and r.shape == a.shape
+        numpy.testing.assert_array_equal(r, numpy.arange(len(a), dtype=a.dtype) * 3)
+        numpy.testing.assert_array_equal(to_host(c), r)
+    numpy.testing.assert_array_equal(to_host(copies[-1]), [0.0, 6.0, 12.0])
+    assert read_waiting() == []

@@ -100,10 +100,12 @@ def read_waiting(*arrays):
 
 def copied(array):
     """A copy of a contiguous array on its device, queued on the current stream (on the GPU one
-    memcpy: half the host time of CuPy's copy(), a kernel)."""
+    memcpy: under half the host time of CuPy's copy(), a kernel, and of its empty_like)."""
     if device_of(array) == "cpu" or not array.flags.c_contiguous:
         return array.copy()
     import cupy
-    out = cupy.empty_like(array)
-    out.data.copy_from_device_async(array.data, array.nbytes, cupy.cuda.get_current_stream())
+    runtime, out = cupy.cuda.runtime, cupy.empty(array.shape, array.dtype)
+    if array.nbytes:
+        runtime.memcpyAsync(out.data.ptr, array.data.ptr, array.nbytes, runtime.memcpyDeviceToDevice,
+                            cupy.cuda.get_current_stream().ptr)
     return out

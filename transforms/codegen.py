@@ -107,19 +107,25 @@ def _stage_code(k, stage, settled):
             f"        if ({count}) {{\n            {run}\n            dirty = true;\n        }}\n")
 
 
-def loop_kernel_source(stages, start, step, block):
+def loop_kernel_source(starts, stages, step, block):
     """Source of a persistent loop's entry point `minigr_kernel(barrier,
-    captures...)`: one thread runs start(0), then after a grid barrier each
-    iteration runs the stages (launches recorded from a loop's body) in order
-    on the whole resident grid, with a grid barrier before a stage wherever
-    one ran since the last, and skips a stage whose count is 0; a last
-    barrier runs step() on one thread, and the loop ends when it is false.
-    Only for stages whose kernels stride over any grid."""
-    functors = [start] + [f for stage in stages for f in stage.functors] + [step]
-    parts = [_header_text("gpu", functors), f'#line 1 "persistent.cuh"\n{(KERNELS / "persistent.cuh").read_text()}',
-             _struct(start, "Start", "gpu")]
-    params = ["unsigned long long* barrier"] + [f"{ctype} start_{name}" for ctype, name in start.params]
-    builds, body = f"    Start start{_initializer(start, 'start_')};\n", ""
+    captures...)`: first the start transforms (functors over their items,
+    independent of each other: each run's reset, the loop's own start), then
+    after a grid barrier each iteration runs the stages (launches recorded
+    from a loop's body) in order on the whole resident grid, with a grid
+    barrier before a stage wherever one ran since the last, and skips a stage
+    whose count is 0; a last barrier runs step() on one thread, and the loop
+    ends when it is false. Only for stages whose kernels stride over any grid."""
+    functors = starts + [f for stage in stages for f in stage.functors] + [step]
+    parts = [_header_text("gpu", functors), f'#line 1 "persistent.cuh"\n{(KERNELS / "persistent.cuh").read_text()}']
+    params, builds, body = ["unsigned long long* barrier"], "", ""
+    first = "    const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+    for k, start in enumerate(starts):
+        parts.append(_struct(start, f"Start{k}", "gpu"))
+        params += [f"long long start{k}_items"] + [f"{ctype} start{k}_{name}" for ctype, name in start.params]
+        builds += f"    Start{k} start{k}{_initializer(start, f'start{k}_')};\n"
+        first += (f"    for (long long i = thread; i < start{k}_items; i += gridDim.x * (long long)blockDim.x) "
+                  f"start{k}(i);\n")
     for k, stage in enumerate(stages):
         params += [f"{ctype} s{k}_{name}" for ctype, name in stage.fixed_params]
         if stage.count is not None:
@@ -134,8 +140,7 @@ def loop_kernel_source(stages, start, step, block):
     params += [f"{ctype} step_{name}" for ctype, name in step.params]
     builds += f"    Step step{_initializer(step, 'step_')};\n"
     parts.append(f'extern "C" __global__ void __launch_bounds__({block}) minigr_kernel({", ".join(params)})\n{{\n'
-                 f"{builds}    if (blockIdx.x == 0 && threadIdx.x == 0) start(0);\n"
-                 f"    minigr::grid_barrier(barrier, minigr::NoSerial());\n"
+                 f"{builds}{first}    minigr::grid_barrier(barrier, minigr::NoSerial());\n"
                  f"    bool dirty;\n    do {{\n        dirty = false;\n{body}"
                  f"    }} while (minigr::grid_barrier(barrier, step));\n}}\n")
     return "".join(parts)

@@ -63,32 +63,40 @@ class Loop:
         self.step = Functor(_STEP, filename=f"<{name} loop step>", condition=condition, state=self.state)
         self.start = Functor(_START, filename="<loop start>", state=self.state, limit=numpy.int32(1))
         self._graph = None  # the CUDA graph, captured on the first device run
-        self._persistent = None  # the persistent kernel, built on the first persistent run
+        self._persistent = {}  # the persistent kernels, built on the first persistent run of each shape of starts
+        self._ran_persistent = None  # the last one launched
         self.build_ms = None  # host milliseconds its capture and instantiation took
         self._capture = None  # while capturing: the _CaptureStack
 
-    def run(self, where, max_iterations):
+    def run(self, where, max_iterations, before=None):
         """Runs the loop (queued on the current stream, as for a transform), at
         most max_iterations (>= 1) bodies: where="device" keeps it on the GPU
         in a CUDA graph, "persistent" in one persistent kernel (see
         transforms/persistent.py; for bodies of transforms that stride over
         any grid), "host" decides each iteration on the host. The CPU backend
-        always loops on the host."""
+        always loops on the host. before: (items, functor), a transform that
+        the run begins with (a reset), which the persistent kernel runs itself
+        (a launch less); it may not read what the loop's start writes (its
+        iteration count), nor the other way round."""
         if where not in _WHERE:
             raise MinigrError(f"loop must be one of {_WHERE}, got {where!r}")
         if not 1 <= _count(max_iterations, "max_iterations") < 2**31:
             raise MinigrError(f"max_iterations must lie in [1, 2^31), got {max_iterations}")
+        starts = ([before] if before else []) + [(1, self.start.with_values(limit=max_iterations))]
         with self._naming_errors():
-            if self.device == "gpu" and where == "persistent":  # its kernel runs start itself
-                if self._persistent is None:
+            if self.device == "gpu" and where == "persistent":  # its kernel runs the starts itself
+                shape = tuple(functor.signature for _, functor in starts)
+                if shape not in self._persistent:
                     start = time.perf_counter()
-                    self._persistent = PersistentLoop(self)
+                    self._persistent[shape] = PersistentLoop(self, [functor for _, functor in starts])
                     self._note_build(start)
-                self._persistent.launch(max_iterations)
+                self._ran_persistent = self._persistent[shape]
+                self._ran_persistent.launch(starts)
                 return
-            transform(1, self.start.with_values(limit=max_iterations))
+            for items, functor in starts:
+                transform(items, functor)
             if where == "persistent" and compile_checking():  # prove on the CPU that its GPU kernel compiles
-                persistent_compile_check(self)
+                persistent_compile_check(self, [functor for _, functor in starts])
             if self.device == "gpu" and where == "device":
                 if self._graph is None:
                     start = time.perf_counter()
@@ -109,11 +117,11 @@ class Loop:
     def wait_iterations(self):
         """(bodies run, whether the limit stopped the loop), or a MinigrError of the
         first of its checks that failed: waits for the loop."""
-        persistent = [] if self._persistent is None else [self._persistent.words]
+        persistent = [] if self._ran_persistent is None else [self._ran_persistent.words]
         with self._naming_errors():
             state, *flags = read_waiting(self.state, *(flag for flag, _ in self.checks), *persistent)
             if persistent:
-                self._persistent.check(flags.pop())
+                self._ran_persistent.check(flags.pop())
             for flag, (_, message) in zip(flags, self.checks):
                 if flag[0]:
                     raise MinigrError(message)

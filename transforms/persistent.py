@@ -19,43 +19,52 @@ from .launch import current_gpu, gpu_arch, multiprocessors, recording
 BLOCKS_PER_SM = 1  # resident blocks per SM: 1 beat 2, 4 and 8 on road maps, grids and kron_s12 (H100, 2026-11-26)
 
 
-def loop_source(loop):
-    """(source, stages) of the persistent kernel of `loop`: its body recorded,
-    not run. A MinigrError names a transform that cannot be a stage."""
+def loop_source(loop, starts):
+    """(source, stages) of the persistent kernel of `loop` that begins with the
+    `starts` functors (see codegen.loop_kernel_source): its body recorded, not
+    run. A MinigrError names a transform that cannot be a stage."""
     with recording() as stages:
         loop.body()
-    return codegen.loop_kernel_source(stages, loop.start, loop.step, BLOCK), stages
+    return codegen.loop_kernel_source(starts, stages, loop.step, BLOCK), stages
 
 
-def compile_check(loop):
+def compile_check(loop, starts):
     """Under launch.compile_check: compiles the persistent kernel of `loop` with NVRTC (no GPU needed)."""
-    launching.compile_twin(loop_source(loop)[0], f"<{loop.name} persistent loop>")
+    launching.compile_twin(loop_source(loop, starts)[0], f"<{loop.name} persistent loop>")
+
+
+def _on_device(value):
+    """Whether a capture is a CuPy array (its parameter holds the address), not a scalar."""
+    return hasattr(value, "data") and hasattr(value.data, "ptr")
 
 
 class PersistentLoop:
-    """The compiled persistent kernel of a Loop on the current GPU, with its
-    arguments packed once (the body's buffers outlive the Loop, as for a CUDA
-    graph) and its barrier's words."""
+    """The compiled persistent kernel of a Loop on the current GPU that begins
+    with transforms of functors shaped as `starts` (their items and captures
+    given again by each launch), with the body's arguments packed once (its
+    buffers outlive the Loop, as for a CUDA graph) and its barrier's words."""
 
-    def __init__(self, loop):
+    def __init__(self, loop, starts):
         import cupy
         from cuda.bindings import driver
         self.driver, self.name = driver, loop.name
-        source, stages = loop_source(loop)
+        source, stages = loop_source(loop, starts)
         gpu = current_gpu()
         function = compiler.load_cuda(compiler.compile_cuda(source, gpu_arch(gpu), f"<{loop.name} persistent loop>"))
         self.function = driver.CUfunction(int(function.ptr))
         self._module = function  # keeps the module loaded
         self.words = cupy.zeros(2, dtype=numpy.uint64)  # the barrier's [state, timed out] (persistent.cuh)
-        args = [self.words] + list(loop.start.values)
+        args = [self.words]
+        for start in starts:
+            args += [numpy.int64(0)] + list(start.values)
         for stage in stages:
             args += stage.fixed_args + ([stage.count.cell] if stage.count is not None else [])
             args += [value for functor in stage.functors for value in functor.values]
         args += list(loop.step.values)
-        self._buffers = [numpy.array([a.data.ptr], dtype=numpy.uint64) if hasattr(a, "data") and
-                         hasattr(a.data, "ptr") else numpy.array([a]) for a in args]
+        self._buffers = [numpy.array([a.data.ptr], dtype=numpy.uint64) if _on_device(a) else numpy.array([a])
+                         for a in args]
         self._pointers = numpy.array([b.ctypes.data for b in self._buffers], dtype=numpy.uint64)
-        self._limit = self._buffers[1 + [name for _, name in loop.start.params].index("limit")]
+        self._starts = self._buffers[1:1 + sum(1 + len(start.values) for start in starts)]  # each launch's
         self._keep = args
         resident = self._check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(self.function, BLOCK, 0),
                                "cuOccupancyMaxActiveBlocksPerMultiprocessor")
@@ -67,10 +76,13 @@ class PersistentLoop:
             raise DeviceError(f"{self.name}: {what} failed for its persistent loop: {err!r}")
         return values[0] if values else None
 
-    def launch(self, max_iterations):
-        """Queues the loop's one kernel on the current stream, to run at most max_iterations bodies."""
+    def launch(self, starts):
+        """Queues the loop's one kernel on the current stream, to begin with `starts`, (items,
+        functor) pairs shaped as those it was built for."""
         import cupy
-        self._limit[0] = max_iterations  # the launch copies the arguments
+        values = [v for items, functor in starts for v in (items, *functor.values)]
+        for buffer, value in zip(self._starts, values):  # the launch copies the arguments
+            buffer[0] = value.data.ptr if _on_device(value) else value
         self._check(self.driver.cuLaunchCooperativeKernel(self.function, self.blocks, 1, 1, BLOCK, 1, 1, 0,
                                                           cupy.cuda.get_current_stream().ptr,
                                                           int(self._pointers.ctypes.data)),
