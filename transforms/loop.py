@@ -63,7 +63,7 @@ class Loop:
         self.step = Functor(_STEP, filename=f"<{name} loop step>", condition=condition, state=self.state)
         self.start = Functor(_START, filename="<loop start>", state=self.state, limit=numpy.int32(1))
         self._graph = None  # the CUDA graph, captured on the first device run
-        self._persistent = {}  # the persistent kernels, built on the first persistent run of each shape of starts
+        self._persistent = []  # (shape of its starts, kernel): built on the first persistent run of each
         self._ran_persistent = None  # the last one launched
         self.build_ms = None  # host milliseconds its capture and instantiation took
         self._capture = None  # while capturing: the _CaptureStack
@@ -85,13 +85,15 @@ class Loop:
         starts = ([before] if before else []) + [(1, self.start.with_values(limit=max_iterations))]
         with self._naming_errors():
             if self.device == "gpu" and where == "persistent":  # its kernel runs the starts itself
-                shape = tuple(functor.signature for _, functor in starts)
-                if shape not in self._persistent:
+                shape = [functor.signature for _, functor in starts]  # (equal as the same objects: no hash)
+                found = next((kernel for built, kernel in self._persistent if built == shape), None)
+                if found is None:
                     start = time.perf_counter()
-                    self._persistent[shape] = PersistentLoop(self, [functor for _, functor in starts])
+                    found = PersistentLoop(self, [functor for _, functor in starts])
+                    self._persistent.append((shape, found))
                     self._note_build(start)
-                self._ran_persistent = self._persistent[shape]
-                self._ran_persistent.launch(starts)
+                self._ran_persistent = found
+                found.launch(starts)
                 return
             for items, functor in starts:
                 transform(items, functor)

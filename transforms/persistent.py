@@ -64,8 +64,8 @@ class PersistentLoop:
         self._buffers = [numpy.array([a.data.ptr], dtype=numpy.uint64) if _on_device(a) else numpy.array([a])
                          for a in args]
         self._pointers = numpy.array([b.ctypes.data for b in self._buffers], dtype=numpy.uint64)
-        self._starts = self._buffers[1:1 + sum(1 + len(start.values) for start in starts)]  # each launch's
-        self._keep = args
+        self._address = int(self._pointers.ctypes.data)
+        self._keep = args  # what the buffers hold (the starts': what the last launch wrote)
         resident = self._check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(self.function, BLOCK, 0),
                                "cuOccupancyMaxActiveBlocksPerMultiprocessor")
         self.blocks = multiprocessors(gpu) * max(1, min(BLOCKS_PER_SM, int(resident)))
@@ -81,11 +81,12 @@ class PersistentLoop:
         functor) pairs shaped as those it was built for."""
         import cupy
         values = [v for items, functor in starts for v in (items, *functor.values)]
-        for buffer, value in zip(self._starts, values):  # the launch copies the arguments
-            buffer[0] = value.data.ptr if _on_device(value) else value
+        for i, value in enumerate(values, 1):  # the launch copies the arguments
+            if value is not self._keep[i]:  # (a functor's with_values keeps its arrays)
+                self._buffers[i][0] = value.data.ptr if _on_device(value) else value
+                self._keep[i] = value
         self._check(self.driver.cuLaunchCooperativeKernel(self.function, self.blocks, 1, 1, BLOCK, 1, 1, 0,
-                                                          cupy.cuda.get_current_stream().ptr,
-                                                          int(self._pointers.ctypes.data)),
+                                                          cupy.cuda.get_current_stream().ptr, self._address),
                     "cuLaunchCooperativeKernel")
         launching.launches += 1
 
