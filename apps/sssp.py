@@ -20,8 +20,9 @@ from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Relax, advance, smallest_in_neighbour, split_near_far
-from minigr.transforms import Functor, copied
+from minigr.transforms import Functor, copied, transform
 from minigr.transforms.errors import MinigrError
+from minigr.transforms.loop import Replay
 
 from .bfs import bfs
 
@@ -66,11 +67,13 @@ ASYNC_DELTA, BUCKET_PAIRS = 32, 12
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
+OWN_PARENT = "void operator()(long long) const { if (origin[0] >= 0) parent[origin[0]] = origin[0]; }"
 # A run's start: the source at 0 (root -1: none here), the rest unreached; the source alone in
 # near, far empty; the buckets' [threshold, delta, far_min, pairs]. Over max(n, 1) items.
 RESET = """void operator()(long long v) const {
     if (v < n) dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
     if (v == 0) {
+        origin[0] = root;
         near.reset(root);
         far.reset(-1);
         bucket[0] = bucket[1] = delta;
@@ -166,12 +169,16 @@ class SSSP(Problem):
                                             float(weights.mean(dtype=numpy.float64))) if graph.num_edges else (1, 0, 0))
         self.zero_weights = lowest == 0
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
+        self.origin, self.found = xp.empty(1, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)  # source, parents
+        own = Functor(OWN_PARENT, filename="<sssp own parent>", origin=self.origin, parent=self.found)
+        self.finding = Replay("sssp parents", graph.device, lambda: (
+            smallest_in_neighbour(graph, self.parent, out=self.found), transform(1, own)))
         self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
         self.bucket = xp.zeros(4, dtype=numpy.float64)  # [threshold, delta, far_min, pairs]: set by each call
         self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
                              weights=graph.weights, threshold=self.bucket[0:1],
                              far_min=self.bucket[2:3], far=self.far.view)
-        self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket,
+        self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket, origin=self.origin,
                              near=self.near.view, far=self.far.view, n=numpy.int64(n),
                              delta=numpy.float64(1), pairs=numpy.float64(0), root=numpy.int32(0))
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
@@ -208,9 +215,8 @@ class SSSP(Problem):
             tight = graph.xp.isfinite(dist[sources]) & (dist[sources] + graph.weights == dist[targets])
             return bfs(Graph.from_edges(sources[tight], targets[tight], num_vertices=self.owned, device=graph.device),
                        source).parent
-        parent = self.in_parents()
-        parent[source] = source
-        return parent
+        self.finding.run()  # in_parents, and the source its own
+        return copied(self.found)
 
     def in_parents(self):
         """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1."""

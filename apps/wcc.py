@@ -7,13 +7,14 @@ component most of 1024 sampled vertices share is taken as the giant one, and
 only vertices outside it hook along their remaining edges (and, directed,
 their in-edges). A last pass points every vertex at its root. A fixed handful
 of launches, whatever the graph's diameter: nothing to loop over, so on the
-GPU they run as a device loop of one body, a CUDA graph captured on the first
-call and launched once by each (ten launches cost ~120 us of host time a call)."""
+GPU they run as one CUDA graph (a Replay), captured on the first call and
+launched once by each (ten launches cost ~120 us of host time a call)."""
 import numpy
 
 from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
+from minigr.transforms.loop import Replay
 from minigr.transforms import Functor, copied, segment_transform, transform
 
 from ._wcc_references import check_wcc, wcc_cupy, wcc_scipy
@@ -84,7 +85,6 @@ OUTSIDE = """void operator()(long long v, long long& begin, long long& end) cons
     }
 }"""
 HOOK_EDGE = "void operator()(long long edge, long long v, long long) const { sets.hook((int)v, col_indices[edge]); }"
-ONCE = "bool operator()() const { return false; }"  # the loop's condition: its one body is the whole run
 
 
 def wcc(graph):
@@ -105,7 +105,7 @@ def wcc(graph):
     n = graph.num_vertices
     run = problem(graph, ("wcc",), lambda: WCC(graph))
     with Timer(graph.device) as timer:
-        run.loop.run("device", 1)  # label_components
+        run.labelling.run()
     return Result({"component": copied(run.root[:n])}, 1, timer.ms, graph.num_edges)
 
 
@@ -137,7 +137,7 @@ class WCC(Problem):
                               row_offsets=g.row_offsets, skip=numpy.int64(skip)),
                       Functor(HOOK_EDGE, filename="<wcc hook edge>", sets=sets, col_indices=g.col_indices))
                      for g, skip in [(graph, NEIGHBOUR_ROUNDS)] + [(graph.reverse(), 0)] * graph.directed]
-        self.start_loop(graph.device, self.label_components, Functor(ONCE, filename="<wcc once>"))
+        self.labelling = Replay("wcc", graph.device, self.label_components)
 
     def label_components(self):
         """root[v] becomes v's component (queued; nothing waits)."""

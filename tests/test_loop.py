@@ -281,3 +281,19 @@ def test_unrolled_loop_of_levels_counts_each_level(xp, where, unroll):
     expected = numpy.where(numpy.isinf(expected), -1, expected).astype(numpy.int32)
     numpy.testing.assert_array_equal(to_host(hops), expected)
     assert loop.wait_iterations() == (int(expected.max()) + 1, False)
+
+
+def test_replay_queues_its_launches_again_each_run(xp):
+    """A Replay runs its body's launches again at each run: on the GPU from the CUDA graph
+    captured at the first (no launch of its own after), on the CPU as they are."""
+    from minigr.transforms import launch as launching
+    from minigr.transforms.loop import Replay
+    counts = xp.zeros(3, numpy.int64)
+    add = Functor("void operator()(long long i) const { counts[i] += i + 1; }", counts=counts)
+    double = Functor("void operator()(long long i) const { counts[i] *= 2; }", counts=counts)
+    replay = Replay("twice", "cpu" if xp is numpy else "gpu", lambda: (transform(3, add), transform(2, double)))
+    replay.run()
+    before = launching.launches
+    replay.run()
+    assert to_host(counts).tolist() == [6, 12, 6]  # (1 2 3) doubled but the last, twice
+    assert launching.launches - before == (0 if xp is not numpy else 2)

@@ -91,7 +91,7 @@ class Loop:
                     start = time.perf_counter()
                     found = PersistentLoop(self, [functor for _, functor in starts])
                     self._persistent.append((shape, found))
-                    self._note_build(start)
+                    self.build_ms = _note_build(start)
                 self._ran_persistent = found
                 found.launch(starts)
                 return
@@ -102,19 +102,14 @@ class Loop:
             if self.device == "gpu" and where == "device":
                 if self._graph is None:
                     start = time.perf_counter()
-                    self._graph = _CudaGraphLoop(self)
-                    self._note_build(start)
+                    self._graph = _loop_graph(self)
+                    self.build_ms = _note_build(start)
                 self._graph.launch()
                 return
             while True:
                 self.body()
                 if not self._decide_waiting(self.step):
                     return
-
-    def _note_build(self, start):
-        """build_ms: the host time since `start` (perf_counter), spent building the loop."""
-        self.build_ms = (time.perf_counter() - start) * 1e3
-        _builds.ms = build_ms_total() + self.build_ms
 
     def wait_iterations(self):
         """(bodies run, whether the limit stopped the loop), or a MinigrError of the
@@ -162,6 +157,14 @@ class Loop:
         return bool(flag[0])
 
 
+def _note_build(start):
+    """The host milliseconds since `start` (perf_counter), spent building a device loop: counted
+    in build_ms_total."""
+    ms = (time.perf_counter() - start) * 1e3
+    _builds.ms = build_ms_total() + ms
+    return ms
+
+
 def capturing():
     """Whether the current CUDA stream is being captured (a loop body is being recorded on the GPU)."""
     import cupy
@@ -183,31 +186,19 @@ def _set_conditional(device, condition, handle):
            {"gpu": "minigr::SetConditional signal{handle}; minigr::decide(f0, signal)", "cpu": None}, 1, 1)
 
 
-class _CudaGraphLoop:
-    """A Loop captured once into a CUDA graph: a WHILE node (its handle set
-    to 1 at each launch, so the body runs at least once) whose body is the
-    Loop's body followed by its step, which sets the handle."""
+class _CudaGraph:
+    """A CUDA graph that fill(rt, graph) builds, instantiated once on the current GPU and
+    launched on the current stream."""
 
-    def __init__(self, loop):
+    def __init__(self, device, fill):
         from cuda.bindings import runtime as rt
         self.rt = rt
-        huge_list(loop.device)  # made now: the captured body may not allocate
+        huge_list(device)  # made now: a captured body may not allocate
         _check(rt.cudaSetDevice(current_gpu()), "cudaSetDevice")
         self.graph = _check(rt.cudaGraphCreate(0), "cudaGraphCreate")
         self.exec = None
         try:
-            flags = int(rt.cudaGraphConditionalHandleFlags.cudaGraphCondAssignDefault)
-            handle = _check(rt.cudaGraphConditionalHandleCreate(self.graph, 1, flags),
-                            "cudaGraphConditionalHandleCreate")
-            _, (body,) = _add_conditional(rt, self.graph, [], handle,
-                                          rt.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile, 1)
-            stack = _CaptureStack(rt, self.graph, loop.device)
-            loop._capture = stack
-            try:
-                stack.capture(body, lambda: [(loop.body(), _set_conditional(loop.device, loop.step, handle))
-                                             for _ in range(loop.unroll)])
-            finally:
-                loop._capture = None
+            fill(rt, self.graph)
             self.exec = _check(rt.cudaGraphInstantiate(self.graph, 0), "cudaGraphInstantiate")
         except BaseException:
             self.close()
@@ -227,6 +218,47 @@ class _CudaGraphLoop:
 
     def __del__(self):
         self.close()
+
+
+def _loop_graph(loop):
+    """A Loop captured into a CUDA graph: a WHILE node (its handle set to 1 at
+    each launch, so the body runs at least once) whose body is the Loop's body
+    followed by its step, which sets the handle."""
+    def fill(rt, graph):
+        flags = int(rt.cudaGraphConditionalHandleFlags.cudaGraphCondAssignDefault)
+        handle = _check(rt.cudaGraphConditionalHandleCreate(graph, 1, flags), "cudaGraphConditionalHandleCreate")
+        _, (body,) = _add_conditional(rt, graph, [], handle, rt.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile, 1)
+        loop._capture = _CaptureStack(rt, graph, loop.device)
+        try:
+            loop._capture.capture(body, lambda: [(loop.body(), _set_conditional(loop.device, loop.step, handle))
+                                                 for _ in range(loop.unroll)])
+        finally:
+            loop._capture = None
+    return _CudaGraph(loop.device, fill)
+
+
+class Replay:
+    """A fixed run of launches, body(), queued again by each run(): on the GPU
+    captured on the first run into a CUDA graph, whose one launch replaces the
+    body's (each ~10 us of host time); on the CPU body() itself. The body keeps
+    a Loop body's rules: the same launches whatever the data, no allocation, no
+    wait, buffers that outlive the Replay."""
+
+    def __init__(self, name, device, body):
+        self.name, self.device, self.body = name, device, body
+        self._graph = None
+
+    def run(self):
+        with naming_errors(self.name, "running its launches"):
+            if self.device != "gpu":
+                self.body()
+                return
+            if self._graph is None:
+                start = time.perf_counter()
+                self._graph = _CudaGraph(self.device, lambda rt, graph: _CaptureStack(rt, graph, self.device).capture(
+                    graph, self.body))
+                _note_build(start)
+            self._graph.launch()
 
 
 def _refuse_allocation(size):
