@@ -157,23 +157,23 @@ ASYNC_MAX_DEGREE, ASYNC_MAX_VERTICES, SMALL_EDGES = 8, 1 << 22, 1 << 22
 def loop_mode(graph, loop, dense="device", relaxes=False):
     """The mode of a traversal's loop (see Loop.run): "auto" is the persistent
     kernel on sparse graphs (mean out-degree under 8: road maps, grids), whose
-    small levels it runs 10-20% faster, and on small ones (SMALL_EDGES), and
-    `dense` on denser ones (kron, rgg): by default the CUDA-graph loop, for
-    large levels that want more blocks than the persistent kernel's barriers
-    afford (SSSP on kron_s21_e16: 6.2 ms against 12.6; on kron scale 12 / 14 /
-    16 / 18 / 20, 131k to 33M edges: 0.31 / 0.57 / 0.84 / 2.1 / 6.4 ms against
-    0.49 / 0.59 / 1.0 / 1.3 / 3.4). BFS passes "persistent": its dense levels are few and pulled
-    (kron_s21_e16 0.87 ms against 1.01; a 4k-vertex graph's whole call 0.26 ms
-    of wall time against 0.63). relaxes: the primitive has an async form,
-    which "auto" takes on graphs of small degree (ASYNC_MAX_DEGREE), where
-    levels are many and small (up to ASYNC_MAX_VERTICES, the largest
-    measured): BFS / SSSP on USA-road-d.NY 1.7 / 4.1 ms against 4.1 / 11.0
-    persistent, luxembourg_osm 1.8 / 2.5 against 7.1 / 11.6, grid_22 12.8 /
-    23.3 against 26.6 / 39.5; one thread walks a vertex's edges, so hubs are
-    slow (kron_s21_e16 BFS 147 ms against 0.84), and where a vertex has many
-    paths of a few hops it is corrected again and again (rgg_n22, at most 37
-    edges: BFS 102 ms against 18.9). H100, 2026-11-26: `minigr bench
-    primitives` shows every mode."""
+    small levels it runs 10-20% faster, and on small ones (under SMALL_EDGES
+    edges), and `dense` on denser ones (kron, rgg): by default the CUDA-graph
+    loop, for large levels that want more blocks than the persistent kernel's
+    barriers afford (SSSP on kron scale 12 / 14 / 16 / 18 / 20 / 21, 131k to
+    64M edges: 0.31 / 0.57 / 0.84 / 2.1 / 6.4 / 12.5 ms against 0.49 / 0.59 /
+    1.0 / 1.3 / 3.4 / 6.3). BFS passes "persistent": its dense levels are few
+    and pulled (kron_s21_e16 0.82 ms against 1.07; a 4k-vertex graph's whole
+    call 0.13 ms of wall time against 0.18). relaxes: the primitive has an
+    async form, which "auto" takes on graphs of small degree
+    (ASYNC_MAX_DEGREE), where levels are many and small (up to
+    ASYNC_MAX_VERTICES, the largest measured): BFS / SSSP on USA-road-d.NY
+    1.7 / 3.9 ms against 4.3 / 10.5 persistent, luxembourg_osm 1.8 / 2.6
+    against 7.4 / 11.3, grid_22 12.5 / 22.9 against 27.7 / 39.2; one thread
+    walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS 118 ms against
+    0.82), and where a vertex has many paths of a few hops it is corrected
+    again and again (rgg_n22, at most 37 edges: BFS 102 ms against 18.5).
+    H100, 2026-11-27: `minigr bench primitives` shows every mode."""
     if loop != "auto":
         return loop
     if relaxes and graph.max_out_degree <= ASYNC_MAX_DEGREE and graph.num_vertices <= ASYNC_MAX_VERTICES:
