@@ -171,8 +171,7 @@ class SSSP(Problem):
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.origin, self.found = xp.empty(1, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)  # source, parents
         own = Functor(OWN_PARENT, filename="<sssp own parent>", origin=self.origin, parent=self.found)
-        self.finding = Replay("sssp parents", graph.device, lambda: (
-            smallest_in_neighbour(graph, self.parent, out=self.found), transform(1, own)))
+        self.finding = Replay("sssp parents", graph.device, lambda: (self.in_parents(self.found), transform(1, own)))
         self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
         self.bucket = xp.zeros(4, dtype=numpy.float64)  # [threshold, delta, far_min, pairs]: set by each call
         self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
@@ -218,9 +217,9 @@ class SSSP(Problem):
         self.finding.run()  # in_parents, and the source its own
         return copied(self.found)
 
-    def in_parents(self):
-        """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1."""
-        return smallest_in_neighbour(self.graph, self.parent)
+    def in_parents(self, out=None):
+        """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1 (into out)."""
+        return smallest_in_neighbour(self.graph, self.parent, out)
 
 
 def bucket_delta(delta, largest, num_vertices, num_edges):

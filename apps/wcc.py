@@ -14,8 +14,8 @@ import numpy
 from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
-from minigr.transforms.loop import Replay
 from minigr.transforms import Functor, copied, segment_transform, transform
+from minigr.transforms.loop import Replay
 
 from ._wcc_references import check_wcc, wcc_cupy, wcc_scipy
 
@@ -119,8 +119,6 @@ class WCC(Problem):
         self.parent, self.root = (xp.empty(max(self.n, 1), dtype=numpy.int32) for _ in range(2))
         component = self.parent if component is None else component
         self.best = xp.zeros(1, dtype=numpy.int64)
-        self.no_vote = Functor("void operator()(long long) const { best[0] = 0; }", filename="<wcc no vote>",
-                               best=self.best)
         self.tally = xp.zeros(SAMPLES, dtype=numpy.uint64)  # zero between votes (VOTE)
         sets = Functor(UNION_FIND, filename="<wcc union-find>", parent=self.parent)
         self.start = Functor(START, filename="<wcc start>", parent=self.parent)
@@ -155,7 +153,7 @@ class WCC(Problem):
 
     def vote_giant(self):
         """best names the component most sampled vertices are in (0 without vertices)."""
-        transform(1, self.no_vote)
+        self.best.fill(0)
         if self.n:
             transform(SAMPLES * VOTE_PARTS, self.vote)
 

@@ -215,6 +215,7 @@ def test_repeated_device_runs_leak_no_gpu_memory():
     from minigr.apps.bfs import bfs
     from minigr.apps.pagerank import pagerank
     from minigr.apps.sssp import sssp
+    from minigr.apps.wcc import wcc
     graph = load("grid:scale=10,seed=1", weights="random", device="gpu")
     pool = cupy.get_default_memory_pool()
     for k in range(100):
@@ -222,6 +223,8 @@ def test_repeated_device_runs_leak_no_gpu_memory():
         bfs(graph, 5, loop="persistent")
         bfs(graph, 5, loop="async")
         sssp(graph, 5, loop="async")
+        sssp(graph, k, loop="persistent")  # another source each run: the kernel's reset takes it
+        wcc(graph)  # a Replay
         pagerank(graph)
         if k == 1:
             gc.collect()  # earlier tests' graphs and their cached problems (cycles) go now, not during the runs
@@ -297,3 +300,17 @@ def test_replay_queues_its_launches_again_each_run(xp):
     replay.run()
     assert to_host(counts).tolist() == [6, 12, 6]  # (1 2 3) doubled but the last, twice
     assert launching.launches - before == (0 if xp is not numpy else 2)
+
+
+@pytest.mark.gpu
+def test_persistent_runs_reset_with_their_own_source():
+    """The persistent kernel runs each run's reset itself, with that run's values: runs from
+    several sources in turn (and again) give what the host loop gives."""
+    from minigr import load
+    from minigr.apps.bfs import bfs
+    from minigr.apps.sssp import sssp
+    graph = load("kron:scale=8,edge_factor=8,seed=2", weights="random", device="gpu")
+    for source in (0, 7, 0, 200):
+        for run, key in ((bfs, "depth"), (sssp, "distance"), (sssp, "parent")):
+            numpy.testing.assert_array_equal(to_host(getattr(run(graph, source, loop="persistent"), key)),
+                                             to_host(getattr(run(graph, source, loop="host"), key)), err_msg=key)
