@@ -148,7 +148,7 @@ class App:
     variants: tuple = ({},)
     bench: tuple = ()
     partitioned: str = ""
-    persistent: bool = False  # its loop runs as one persistent kernel by default (loop="persistent")
+    persistent: bool = False  # it takes loop="persistent" (one persistent kernel) and "auto", its default
     relaxes: bool = False  # it has loop="async", label correcting without levels (minigr.operators.Relax)
 
     @property

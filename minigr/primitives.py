@@ -130,11 +130,12 @@ DEVICE = """device : {'gpu', 'cpu'}, optional
 
 def _docstring(record):
     """The top-level function's docstring: the app's (numpydoc), its Parameters led by
-    graph and followed by loop (where it iterates), device and the build options."""
+    graph and followed by loop (where it iterates and does not say itself), device and
+    the build options."""
     summary, _, rest = inspect.cleandoc(record.run.__doc__).partition("\nReturns\n-------\n")
     summary, _, own = summary.partition("\nParameters\n----------\n")
     loop = ""
-    if record.loops:
+    if record.loops and not own.startswith("loop :") and "\nloop :" not in own:
         modes = list(LOOP_MODES)[:4 if record.persistent else 2] + (["async"] if record.relaxes else [])
         default = inspect.signature(record.run).parameters["loop"].default
         loop = "\n".join([f"loop : {{{', '.join(map(repr, modes))}}}, default {default!r}",

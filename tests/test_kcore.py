@@ -92,7 +92,7 @@ def test_persistent_loop_compiles():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("loop", ["persistent", "host", "auto"])
+@pytest.mark.parametrize("loop", ["persistent", "host", "device"])
 def test_loop_modes_agree(loop):
     for name in ("grid", "kronecker", "random_undirected"):
         graph = nasty_graphs("gpu")[name]
