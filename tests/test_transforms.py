@@ -7,8 +7,8 @@ import sys
 import numpy
 import pytest
 
-from minigr.transforms import (DeviceCount, Functor, MinigrError, Partition, compact_transform, lbs_transform,
-                               scan_transform, segment_transform, segreduce_transform, transform)
+from minigr.transforms import (CompileError, DeviceCount, Functor, MinigrError, Partition, compact_transform,
+                               lbs_transform, scan_transform, segment_transform, segreduce_transform, transform)
 
 from conftest import to_host
 
@@ -65,6 +65,29 @@ def test_transform(xp, device, seed):
                              x=xp.asarray(x), y=y, a=numpy.float32(3)))
         expected = 3 * x + (numpy.arange(n) % 7).astype(numpy.float32)
         numpy.testing.assert_allclose(to_host(y), expected, rtol=1e-5, atol=1e-6)  # the GPU may fuse a multiply-add
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_transform_sums(xp, device, seed):
+    """f's Sums<K> summed over every idx and added to what sums held, also over a DeviceCount."""
+    rng = numpy.random.default_rng(seed)
+    source = "minigr::Sums<3> operator()(long long i) const { return {x[i], 1.0, x[i] * x[i]}; }"
+    for n in sizes(device):
+        x = rng.standard_normal(n)
+        sums = xp.asarray([1.0, 2.0, 3.0])
+        count = DeviceCount(xp.asarray([n], dtype=numpy.int64), n) if n % 2 else n
+        transform(count, Functor(source, x=xp.asarray(x)), sums=sums)
+        numpy.testing.assert_allclose(to_host(sums), [1 + x.sum(), 2 + n, 3 + (x * x).sum()], rtol=1e-10, atol=1e-9)
+
+
+def test_transform_sums_are_checked(xp, device):
+    f = Functor("minigr::Sums<2> operator()(long long i) const { return {one[0], (double)i}; }", one=xp.ones(1))
+    with pytest.raises(MinigrError, match="sums must be a 1-D float64 array"):
+        transform(4, f, sums=xp.zeros(2, dtype=numpy.float32))
+    with pytest.raises(MinigrError, match="contiguous"):
+        transform(4, f, sums=xp.zeros(4)[::2])
+    with pytest.raises(CompileError, match=r"returning minigr::Sums<K>, K = len\(sums\)"):
+        transform(4, f, sums=xp.zeros(3))
 
 
 @pytest.mark.parametrize("seed", SEEDS)

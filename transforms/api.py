@@ -97,14 +97,34 @@ def _single_pass(device, xp, n, items, entry, arguments, params, args, functors,
     return int(result[0])
 
 
-def transform(n, f):
-    """Calls f(idx) for every idx in [0, n); n an int or a DeviceCount."""
+def transform(n, f, sums=None):
+    """Calls f(idx) for every idx in [0, n); n an int or a DeviceCount.
+    sums: a float64 array of K values; f then returns minigr::Sums<K>, and
+    the sum of its returns over every idx is added to sums (one atomic per
+    value and block: a pass that also sums, such as an iteration's change)."""
     device = call_device([f])
     param, arg, bound = _size(device, n)
     if bound == 0:
         return
-    calls = {"gpu": "minigr::transform(n, f0)", "cpu": "minigr::transform(n, f0)"}
-    launch(device, [param], [arg], [f], calls, _grid(device, bound), BLOCK, any_grid=True, count=n)
+    params, args, call = [param], [arg], "minigr::transform(n, f0)"
+    if sums is not None:
+        params, args = params + [("double*", "sums")], args + [_checked_sums(device, sums)]
+        call = f"minigr::transform_sums<{len(sums)}>(n, f0, sums)"
+    launch(device, params, args, [f], {"gpu": call, "cpu": call}, _grid(device, bound), BLOCK, any_grid=True,
+           count=n)
+
+
+def _checked_sums(device, sums):
+    """sums, when a transform may add its functor's Sums<K> into it: K float64 values on `device`."""
+    if getattr(sums, "ndim", None) != 1 or sums.dtype != numpy.float64 or len(sums) == 0:
+        raise MinigrError("sums must be a 1-D float64 array of the K values that the functor's "
+                          f"minigr::Sums<K> adds to, got {getattr(sums, 'dtype', type(sums))} "
+                          f"of shape {getattr(sums, 'shape', None)}")
+    if not sums.flags.c_contiguous:
+        raise MinigrError("sums must be contiguous, got a strided view: pass a slice of consecutive values")
+    if device_of(sums) != device:
+        raise MinigrError(f"sums must live on the functors' device ({device}), got an array on {device_of(sums)}")
+    return sums
 
 
 def segment_transform(n, bounds, f, group=1, longest=None):
@@ -246,7 +266,11 @@ def _splits(device, xp, offsets, ctype, nseg, total, partition, out=None, identi
         raise MinigrError("partition= was made for other offsets or another total; pass "
                           "Partition(offsets, total) of the segments being walked, or no partition")
     if out is not None:
-        out.fill(identity)
+        launch(device, [("long long", "nseg"), ("long long", "total"), ("const long long*", "splits"),
+                        ("long long", "blocks"), (f"{c_type(out.dtype)}*", "out"), (c_type(out.dtype), "identity")],
+               [numpy.int64(nseg), numpy.int64(total), partition.splits, numpy.int64(partition.blocks), out, identity],
+               [], {"gpu": f"minigr::store_open_identity<{SEARCH_TILE}>(nseg, total, splits, blocks, out, identity)",
+                    "cpu": None}, _grid(device, partition.blocks + 1), BLOCK, any_grid=True)
     return partition.splits, partition.blocks
 
 

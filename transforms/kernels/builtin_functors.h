@@ -8,6 +8,24 @@ __device__ __forceinline__ T value_of(T value) { return value; }
 template <class T>
 __device__ __forceinline__ T value_of(T* address) { return *address; }
 
+// K values that a functor returns to have them summed over all its calls
+// (transform's `sums`): return {change, mass};
+template <int K>
+struct Sums {
+    double at[K];
+    __device__ Sums& operator+=(const Sums& other)
+    {
+        for (int k = 0; k < K; ++k) at[k] += other.at[k];
+        return *this;
+    }
+};
+
+// Whether A and B are one type (for static_asserts on what a functor returns).
+template <class A, class B>
+struct Same { static constexpr bool value = false; };
+template <class A>
+struct Same<A, A> { static constexpr bool value = true; };
+
 // compact_transform's writer when none is given: the kept indices, in order.
 struct KeptIndex {
     long long* out;

@@ -4,7 +4,7 @@
 // combined into out atomically (atomic_combine), so op must be associative and
 // commutative. Those segments hold the identity beforehand: merge_partitions
 // stores it in the ones open at block boundaries (StoreIdentity), or, with a
-// Partition found earlier, the whole output is filled with it.
+// Partition found earlier, store_open_identity does.
 namespace minigr {
 
 template <class T>
@@ -155,6 +155,20 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
         finish(first_seg, threadIdx.x ? op(inclusive_values[threadIdx.x - 1], first_value) : first_value, true);
     // The segment open at the block's end continues in the next block.
     if (threadIdx.x == BLOCK - 1 && r.y1 < nseg && r.items() > 0) finish(r.nends(), inclusive.value, false);
+}
+
+// Before a segreduce with splits found earlier: the identity in the segments
+// open at its blocks' boundaries (those it may combine atomically), where
+// filling all of out wrote every segment twice.
+template <int NV, class T>
+__device__ void store_open_identity(long long nseg, long long total, const long long* splits, long long blocks,
+                                    T* out, T identity)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p <= blocks; p += stride) {
+        const long long seg = min(p * NV, total + nseg) - splits[p];
+        if (seg < nseg) out[seg] = identity;
+    }
 }
 
 }  // namespace minigr

@@ -8,6 +8,17 @@ void transform(Size size, F& f)
     for (long long i = 0; i < n; ++i) f(i);
 }
 
+template <int K, class Size, class F>
+void transform_sums(Size size, F& f, double* total)
+{
+    static_assert(Same<decltype(f(0ll)), Sums<K>>::value,
+                  "a transform with sums= takes a functor returning minigr::Sums<K>, K = len(sums)");
+    const long long n = value_of(size);
+    Sums<K> sums{};
+    for (long long i = 0; i < n; ++i) sums += f(i);
+    for (int k = 0; k < K; ++k) total[k] += sums.at[k];
+}
+
 template <class Size, class Bounds, class F>
 void segments(Size size, Bounds& bounds, F& f)
 {
