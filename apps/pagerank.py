@@ -1,6 +1,7 @@
 """PageRank, pulled through the in-neighbours: each iteration sums the rank
 shares of every vertex's in-neighbours with neighbor_reduce, then one pass
-updates the ranks and sums their change and the dangling vertices' rank.
+updates the ranks and sums their change and the dangling vertices' rank
+(transform's sums=).
 Dangling vertices spread their rank like personalization (uniform by
 default) and convergence is networkx's (L1 change < n * tol), so results
 match networkx.pagerank, with weights, personalization, nstart and dangling
@@ -14,46 +15,35 @@ from minigr.enactor import Problem, Result, Timer, check_weights, distribution, 
 from minigr.graph import to_host
 from minigr.operators import neighbor_reduce
 from minigr.power import check_iteration
-from minigr.transforms import Functor, Partition, copied, segreduce_transform, transform
+from minigr.transforms import Functor, copied, transform
 from minigr.transforms.errors import MinigrError
 
 SHARE = "double operator()(int v, int u, long long edge) const { return share[u]; }"
 WEIGHTED_SHARE = "double operator()(int v, int u, long long edge) const { return share[u] * weights[edge]; }"
 OUT_WEIGHT = "double operator()(int v, int u, long long edge) const { return weights[edge]; }"
-# One vertex's new rank; its change and, dangling, its rank are summed into
-# sums = WAYS copies of [L1 change, dangling rank] (made 0 by the step), a
-# warp's atomics into the copy of its items, (v >> 5) % WAYS, each copy on a
-# 128-byte line of its own (SPACING doubles apart): atomics on one line queue
-# (grid_22, H100: 0.70 ms an iteration with 2 sums; float32 0.27 ms with 64
-# copies on 8 lines, 0.19 on 64).
-# carried[0] is the dangling rank of the ranks it starts from (inverse_out is
-# 0 for dangling vertices). spread[0] and [1] mask v for teleport and
-# dangling_weight: 0 when uniform (one value, read at 0, so that the pass does
-# not stream two arrays of n equal values), else all ones. Arithmetic is in
-# double whatever the vectors' dtype.
-WAYS, SPACING = 64, 16
-UPDATE = """void operator()(long long v) const {
-    const double damping = settings[0];
+# One vertex's new rank; returns its L1 change and, dangling, its rank, to be summed
+# (see NOT_CONVERGED). carried[0] is the dangling rank of the ranks it starts from
+# (inverse_out is 0 for dangling vertices). spread[0] and [1] mask v for teleport and
+# dangling_weight: 0 when uniform (one value, read at 0, so that the pass does not
+# stream two arrays of n equal values), else all ones. Arithmetic is in double
+# whatever the vectors' dtype. Its loads come before its stores, which may alias them
+# for all the compiler knows, and rank[v] is stored only once its load is back: a store
+# meeting that load in flight made the pass 5x slower (grid_22, H100: 295 against 56 us).
+UPDATE = """minigr::Sums<2> operator()(long long v) const {
+    const double damping = settings[0], previous = rank[v], inverse = inverse_out[v];
     const double next = damping * (pulled[v] + carried[0] * dangling_weight[v & spread[1]])
                         + (1 - damping) * teleport[v & spread[0]];
-    double* way = &sums[spacing * ((v >> 5) % ways)];
-    minigr::aggregated_add(&way[0], fabs(next - rank[v]));
-    rank[v] = next;
-    share[v] = next * inverse_out[v];
-    minigr::aggregated_add(&way[1], inverse_out[v] == 0 ? next : 0.0);  // the whole warp adds: one atomic
+    share[v] = next * inverse;
+    if (next != previous) rank[v] = next;
+    return {fabs(next - previous), inverse == 0 ? next : 0.0};
 }"""
-DANGLING_RANK = "double operator()(long long v, long long, long long) const { return is_dangling[v] * rank[v]; }"
+DANGLING_RANK = "minigr::Sums<1> operator()(long long v) const { return {inverse_out[v] == 0 ? (double)rank[v] : 0.0}; }"
 # After each iteration: carried = [dangling rank, L1 change] of its ranks, sums made 0 for the next.
 NOT_CONVERGED = """bool operator()() const {
-    double change = 0, dangling = 0;
-    for (int w = 0; w < spacing * ways; w += spacing) {
-        change += sums[w];
-        dangling += sums[w + 1];
-        sums[w] = sums[w + 1] = 0;
-    }
-    carried[0] = dangling;
-    carried[1] = change;
-    return change >= settings[1];
+    carried[0] = sums[1];
+    carried[1] = sums[0];
+    sums[0] = sums[1] = 0;
+    return carried[1] >= settings[1];
 }"""
 
 
@@ -144,7 +134,7 @@ class PageRank(Problem):
         self.rank, self.share, self.teleport, self.dangling_weight = (xp.empty(n, dtype) for _ in range(4))
         self.pulled = xp.empty(n)  # float64: a float32 sum of a star's 500 shares kept it from converging
         self.spread = xp.zeros(2, numpy.int64)  # masks of teleport and dangling_weight's index: see UPDATE
-        self.sums, self.carried = xp.zeros(SPACING * WAYS), xp.zeros(2)
+        self.sums, self.carried = xp.zeros(2), xp.zeros(2)  # [L1 change, dangling rank]; see NOT_CONVERGED
         self.settings = xp.zeros(2)  # [damping, tolerance]: set by reset, read by the functors
         if weighted:
             out_weight = neighbor_reduce(graph, Functor(OUT_WEIGHT, filename="<pagerank out weight>",
@@ -154,23 +144,19 @@ class PageRank(Problem):
         else:
             out_weight = graph.out_degrees().astype(numpy.float64)
             self.gather = Functor(SHARE, filename="<pagerank share>", share=self.share)
-        self.is_dangling = (out_weight == 0).astype(dtype)
-        self.inverse_out = ((1 - self.is_dangling) / xp.where(out_weight == 0, 1, out_weight)).astype(dtype)
-        self.everything = Partition(xp.asarray(numpy.array([0, self.owned], dtype=numpy.int64)))
-        self.update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pulled, sums=self.sums,
-                              carried=self.carried, rank=self.rank, share=self.share, inverse_out=self.inverse_out,
-                              teleport=self.teleport, dangling_weight=self.dangling_weight, spread=self.spread,
-                              settings=self.settings, ways=numpy.int32(WAYS), spacing=numpy.int32(SPACING))
-        self.dangling = Functor(DANGLING_RANK, filename="<pagerank dangling>", is_dangling=self.is_dangling,
+        self.inverse_out = (xp.where(out_weight == 0, 0, 1) / xp.where(out_weight == 0, 1, out_weight)).astype(dtype)
+        self.update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pulled, carried=self.carried,
+                              rank=self.rank, share=self.share, inverse_out=self.inverse_out, teleport=self.teleport,
+                              dangling_weight=self.dangling_weight, spread=self.spread, settings=self.settings)
+        self.dangling = Functor(DANGLING_RANK, filename="<pagerank dangling>", inverse_out=self.inverse_out,
                                 rank=self.rank)
         self.start_loop(graph.device, self.iteration,
                         Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
-                                carried=self.carried, settings=self.settings, ways=numpy.int32(WAYS),
-                                spacing=numpy.int32(SPACING)))
+                                carried=self.carried, settings=self.settings))
 
     def iteration(self):
         neighbor_reduce(self.graph, self.gather, direction="in", out=self.pulled)
-        transform(self.owned, self.update)
+        transform(self.owned, self.update, sums=self.sums)
 
     def reset(self, damping, tolerance, vectors, uniform):
         """vectors: per-vertex arrays (or None: `uniform` everywhere)."""
@@ -189,8 +175,8 @@ class PageRank(Problem):
                 array[...] = given
         self.graph.xp.multiply(self.rank, self.inverse_out, out=self.share)
         self.sums.fill(0)
-        segreduce_transform(self.everything.offsets, self.dangling, total=self.owned, partition=self.everything,
-                            out=self.carried[0:1])
+        self.carried.fill(0)
+        transform(self.owned, self.dangling, sums=self.carried[0:1])
 
 
 def _bench_case(label, tol, max_iter):

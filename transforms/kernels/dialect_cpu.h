@@ -44,7 +44,6 @@ inline void store_release(unsigned long long* word, unsigned long long value) { 
 
 template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
 template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }
-inline void aggregated_add(double* sum, double value) { *sum += value; }
 
 template <class To, class From>
 inline To bit_cast(From from)

@@ -56,18 +56,6 @@ __device__ __forceinline__ void aggregated_add(long long* counter, unsigned valu
     if ((threadIdx.x & 31) == __ffs(lanes) - 1) atomicAdd(counter, (long long)sum);
 }
 
-// atomicAdd(sum, value) for every calling lane of a warp, with one atomic
-// where the whole warp calls (a warp's shuffle sum first).
-__device__ __forceinline__ void aggregated_add(double* sum, double value)
-{
-    if (__activemask() != FULL_MASK) {
-        atomicAdd(sum, value);
-        return;
-    }
-    for (int d = 16; d > 0; d >>= 1) value += __shfl_xor_sync(FULL_MASK, value, d);
-    if ((threadIdx.x & 31) == 0) atomicAdd(sum, value);
-}
-
 // A decision's destination in a CUDA graph: the conditional node of `handle`.
 struct SetConditional {
     unsigned long long handle;
