@@ -168,7 +168,7 @@ def test_persistent_body_cannot_branch(xp):
                 Functor(BELOW, total=total, goal=numpy.int64(3)))
     from minigr.transforms.persistent import loop_source
     with pytest.raises(MinigrError, match="persistent loop's body cannot branch"):
-        loop_source(loop, [loop.start])
+        loop_source(loop, [loop.state_reset])
 
 
 def test_persistent_body_of_a_scan_is_refused(xp):
@@ -179,7 +179,7 @@ def test_persistent_body_of_a_scan_is_refused(xp):
     count = Functor("long long operator()(long long i) const { return 1; }", filename="<ones>")
     loop = Loop("scanning", device, lambda: scan_transform(4, count), Functor("bool operator()() const { return 0; }"))
     with pytest.raises(MinigrError, match="stride over any grid.*<ones>"):
-        loop_source(loop, [loop.start])
+        loop_source(loop, [loop.state_reset])
 
 
 @pytest.mark.gpu

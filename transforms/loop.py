@@ -26,8 +26,9 @@ _STEP = """bool operator()() const {
     state[0] = iteration + 1;
     return true;
 }"""
-# A run's start (a functor: CuPy would compile its item assignments on first use, 0.1 s on an H100).
-_START = "void operator()(long long) const { state[0] = 0; state[1] = 0; state[2] = limit; }"
+# Each run's reset of the loop's state (a functor: CuPy would compile its item assignments on
+# first use, 0.1 s on an H100). Apps' own resets are their Problems' `start`.
+_STATE_RESET = "void operator()(long long) const { state[0] = 0; state[1] = 0; state[2] = limit; }"
 _WHERE = ("device", "host", "persistent")
 _builds = threading.local()  # .ms: host milliseconds this thread spent building device loops
 
@@ -61,7 +62,8 @@ class Loop:
         self.state = array_module(device).zeros(3, dtype=numpy.int32)
         self.iteration = self.state[0:1]
         self.step = Functor(_STEP, filename=f"<{name} loop step>", condition=condition, state=self.state)
-        self.start = Functor(_START, filename="<loop start>", state=self.state, limit=numpy.int32(1))
+        self.state_reset = Functor(_STATE_RESET, filename="<loop state reset>", state=self.state,
+                                   limit=numpy.int32(1))
         self._graph = None  # the CUDA graph, captured on the first device run
         self._persistent = []  # (shape of its starts, kernel): built on the first persistent run of each
         self._ran_persistent = None  # the last one launched
@@ -76,13 +78,13 @@ class Loop:
         any grid), "host" decides each iteration on the host. The CPU backend
         always loops on the host. before: (items, functor), a transform that
         the run begins with (a reset), which the persistent kernel runs itself
-        (a launch less); it may not read what the loop's start writes (its
-        iteration count), nor the other way round."""
+        (a launch less); it may not read what the loop's state reset writes
+        (its iteration count), nor the other way round."""
         if where not in _WHERE:
             raise MinigrError(f"loop must be one of {_WHERE}, got {where!r}")
         if not 1 <= _count(max_iterations, "max_iterations") < 2**31:
             raise MinigrError(f"max_iterations must lie in [1, 2^31), got {max_iterations}")
-        starts = ([before] if before else []) + [(1, self.start.with_values(limit=max_iterations))]
+        starts = ([before] if before else []) + [(1, self.state_reset.with_values(limit=max_iterations))]
         with self._naming_errors():
             if self.device == "gpu" and where == "persistent":  # its kernel runs the starts itself
                 shape = [functor.signature for _, functor in starts]  # (equal as the same objects: no hash)
