@@ -5,21 +5,20 @@ graphs from oscillating), from nstart (default uniform), until the L1 change
 is below n * tol. The iterations loop on the device."""
 from minigr.catalog import ITERATIONS, POSITIVE, App, Option
 from minigr.enactor import Result, check_weights, distribution, problem
-from minigr.operators import neighbor_reduce, reduce_vertices
+from minigr.operators import neighbor_reduce
 from minigr.power import PowerIteration, check_iteration, gather
-from minigr.transforms import copied
+from minigr.transforms import copied, transform
 from minigr.transforms.errors import MinigrError
 
 from . import _centrality_references as refs
 
 # sums = [L1 change, squared 2-norm of (A^T + I) x]; settings = [tolerance]
-SQUARED = "double operator()(int v) const { const double y = x[v] + pulled[v]; return y * y; }"
-UPDATE = """double operator()(int v) const {
-    const double norm = sums[1] > 0 ? sqrt(sums[1]) : 1.0;
-    const double next = (x[v] + pulled[v]) / norm;
-    const double change = fabs(next - x[v]);
+SQUARED = "minigr::Sums<1> operator()(int v) const { const double y = x[v] + pulled[v]; return {y * y}; }"
+UPDATE = """minigr::Sums<1> operator()(int v) const {
+    const double norm = sums[1] > 0 ? sqrt(sums[1]) : 1.0, previous = x[v];
+    const double next = (previous + pulled[v]) / norm;
     x[v] = next;
-    return change;
+    return {fabs(next - previous)};
 }"""
 
 
@@ -73,8 +72,8 @@ class Eigenvector(PowerIteration):
 
         def iteration():
             neighbor_reduce(graph, pull, direction="in", out=self.pulled)
-            reduce_vertices(graph, squared, out=self.sums[1:2])
-            reduce_vertices(graph, update, out=self.sums[0:1])
+            transform(graph.num_vertices, squared, sums=self.sums[1:2])
+            transform(graph.num_vertices, update, sums=self.sums[0:1])
         self.start_loop(iteration)
 
 

@@ -10,18 +10,17 @@ from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Result, check_weights, distribution, problem
 from minigr.operators import neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration, gather
-from minigr.transforms import copied
+from minigr.transforms import copied, transform
 from minigr.transforms.errors import MinigrError
 
 from . import _centrality_references as refs
 
 # sums = [L1 change of the hubs, largest pulled hub score]; settings = [tolerance]
 PULLED = "double operator()(int v) const { return pulled[v]; }"
-UPDATE = """double operator()(int v) const {
-    const double next = pulled[v] / sums[1];
-    const double change = fabs(next - hub[v]);
-    hub[v] = next;
-    return change;
+UPDATE = """minigr::Sums<1> operator()(int v) const {  // hub[v] stored after its load, where it changed (katz.py)
+    const double previous = hub[v], next = pulled[v] / sums[1];
+    if (next != previous) hub[v] = next;
+    return {fabs(next - previous)};
 }"""
 
 
@@ -84,7 +83,7 @@ class HITS(PowerIteration):
             neighbor_reduce(graph, to_authorities, direction="in", out=self.authority)
             neighbor_reduce(graph, to_hubs, direction="out", out=self.pulled)
             reduce_vertices(graph, largest, reduce="max", out=self.sums[1:2])
-            reduce_vertices(graph, update, out=self.sums[0:1])
+            transform(graph.num_vertices, update, sums=self.sums[0:1])
         self.start_loop(iteration)
 
 

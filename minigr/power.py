@@ -1,10 +1,12 @@
 """Power iterations on the device loop, as the centralities (eigenvector,
 Katz, HITS) run them: float64 vectors of one value per vertex, pulled through
-neighbours with neighbor_reduce and updated with reduce_vertices, until the
-L1 change of an iteration, summed on the device, falls below a tolerance
+neighbours with neighbor_reduce and updated by a transform that sums their
+change (sums=), until the L1 change of an iteration falls below a tolerance
 (networkx's stopping rules); networkx's PowerIterationFailedConvergence is a
 MinigrError naming the iterations."""
 import math
+
+import numpy
 
 from .catalog import ITERATIONS
 from .enactor import Problem, Timer
@@ -13,8 +15,13 @@ from .transforms.errors import MinigrError
 
 GATHER = "double operator()(int v, int u, long long edge) const { return x[u]; }"
 WEIGHTED_GATHER = "double operator()(int v, int u, long long edge) const { return x[u] * weights[edge]; }"
-# NaN (a diverging iteration) never converges
-NOT_CONVERGED = "bool operator()() const { return !(sums[0] < settings[0]); }"
+# After each iteration: its L1 change kept in change[0], the sums made 0 for the next
+# (the transforms add into them); NaN (a diverging iteration) never converges.
+NOT_CONVERGED = """bool operator()() const {
+    change[0] = sums[0];
+    for (int k = 0; k < count; ++k) sums[k] = 0;
+    return !(change[0] < settings[0]);
+}"""
 
 
 def check_iteration(tol, max_iter):
@@ -36,8 +43,9 @@ def gather(graph, x, weighted, direction="in"):
 
 class PowerIteration(Problem):
     """A power iteration's buffers and loop on one graph: each of `vectors`
-    an attribute (float64, one value per vertex); `sums`, reduced by the body
-    each iteration (sums[0]: the L1 change); `settings`, set by the app
+    an attribute (float64, one value per vertex); `sums`, which the body's
+    transforms add to each iteration (sums[0]: the L1 change; made 0 after each
+    iteration, the change kept in `change`); `settings`, set by the app
     (settings[0]: the tolerance on the change). Subclasses make their
     functors (see `functor`), then call start_loop(body)."""
 
@@ -49,7 +57,7 @@ class PowerIteration(Problem):
         self.vectors = {name: xp.zeros(n) for name in vectors}
         for name, array in self.vectors.items():
             setattr(self, name, array)
-        self.sums, self.settings = xp.zeros(sums), xp.zeros(settings)
+        self.sums, self.settings, self.change = xp.zeros(sums), xp.zeros(settings), xp.zeros(1)
         graph.vertex_partition()
 
     def functor(self, source, what, **captures):
@@ -58,7 +66,8 @@ class PowerIteration(Problem):
                        **self.vectors, **captures)
 
     def start_loop(self, body):
-        super().start_loop(self.graph.device, body, self.functor(NOT_CONVERGED, "converged"))
+        super().start_loop(self.graph.device, body, self.functor(NOT_CONVERGED, "converged", change=self.change,
+                                                                  count=numpy.int32(len(self.sums))))
 
     def converge(self, loop, max_iter, tolerance, **starts):
         """Sets each vector named in starts to its value (a number or an
@@ -69,9 +78,10 @@ class PowerIteration(Problem):
             for name, value in starts.items():
                 self.vectors[name][...] = value
             self.settings[0] = tolerance
+            self.sums.fill(0)
             iterations, exhausted = self.run_loop(loop, max_iter)
         if exhausted:
-            change = float(self.sums[0])
+            change = float(self.change[0])
             why = (f"L1 change {change:.3g}, needed < {tolerance:.3g}" if math.isfinite(change) else
                    "its values overflowed")
             raise MinigrError(f"{self.name}: the power iteration did not converge in {max_iter} iterations "
