@@ -77,7 +77,7 @@ class RoundsBFS(Problem):
                                                        frontier=self.frontier.view))
         self.count = Functor(COUNT_NEXT, filename="<bfs rounds count>", headers=(FRONTIER_HEADER,),
                              totals=self.totals, frontier=self.frontier.view)
-        self.start_loop(graph.device, self.round, Functor(NEXT_ROUND, filename="<bfs next round>",
+        self.start_loop(graph, self.round, Functor(NEXT_ROUND, filename="<bfs next round>",
                                                           headers=(FRONTIER_HEADER,), totals=self.totals,
                                                           frontier=self.frontier.view),
                         checks=[self.frontier.overflow_check()])

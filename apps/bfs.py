@@ -121,7 +121,7 @@ class BFS(Problem):
         self.start = Functor(RESET, filename="<bfs reset>", depth=self.depth, parent=self.parent,
                              frontier=self.frontier.view, direction=self.direction, row_offsets=graph.row_offsets,
                              root=numpy.int32(0), edges=numpy.int64(graph.num_edges))
-        self.start_loop(graph.device, self.level, self.next_level(), UNROLL, [self.frontier.overflow_check()])
+        self.start_loop(graph, self.level, self.next_level(), UNROLL, [self.frontier.overflow_check()])
         self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>", name="bfs")  # async
         self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
 

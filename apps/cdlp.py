@@ -113,7 +113,7 @@ class CDLP(Problem):
                                 out=self.best)
             transform(n, adopt)
 
-        self.start_loop(graph.device, iteration, Functor(ALWAYS, filename="<cdlp always>"))
+        self.start_loop(graph, iteration, Functor(ALWAYS, filename="<cdlp always>"))
 
     def reset(self):
         self.label[...] = self.xp.arange(len(self.label), dtype=numpy.int32)

@@ -130,7 +130,7 @@ class Coloring(Problem):
             transform(self.narrow.size, narrow_round)
             transform(self.broad_items, broad_round)
 
-        self.start_loop(graph.device, color_round, next_round, 4,  # unroll: a round of no vertices does nothing
+        self.start_loop(graph, color_round, next_round, 4,  # unroll: a round of no vertices does nothing
                         [self.narrow.overflow_check(), self.broad.overflow_check()])
 
     def reset(self, seed):

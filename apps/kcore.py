@@ -123,7 +123,7 @@ class Cores(Problem):
         self.least = Functor(LEAST_DEGREE, filename="<kcore least degree>", **arrays)
         self.select = Functor(SELECT_LEAST, filename="<kcore select>", frontier=self.frontier.view, **arrays)
         self.selecting = DeviceCount(self.state, max(n, 1), SELECT, stable=True)
-        self.start_loop(graph.device, self.level, Functor(NEXT, filename="<kcore next>", frontier=self.frontier.view,
+        self.start_loop(graph, self.level, Functor(NEXT, filename="<kcore next>", frontier=self.frontier.view,
                                                           state=self.state, none=NONE, n=numpy.int64(n)),
                         checks=[self.frontier.overflow_check()])
 

@@ -120,7 +120,7 @@ class Truss(Problem):
         level_edge = Functor(LEVEL_EDGE, filename="<ktruss level edge>", frontier=self.frontier.view, **ends)
         lower = Functor(LOWER, filename="<ktruss lower>", frontier=self.frontier.view, level=self.level,
                         twins=twins, support=self.support, state=self.state)
-        self.start_loop(graph.device, lambda: intersect_transform(self.frontier.size, level_edge, self.items, lower),
+        self.start_loop(graph, lambda: intersect_transform(self.frontier.size, level_edge, self.items, lower),
                         self.frontier.not_empty(), checks=[self.frontier.overflow_check()])
 
     def peel(self, k, loop):

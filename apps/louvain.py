@@ -169,7 +169,7 @@ class Moves(Problem):
             measure()
         self.measure = lambda: (transform(n, undo), transform(n, add), measure())
         graph.vertex_partition()
-        self.start_loop(graph.device, sweep, Functor(BETTER, filename="<louvain better>", sums=self.sums,
+        self.start_loop(graph, sweep, Functor(BETTER, filename="<louvain better>", sums=self.sums,
                                                      settings=self.settings, quality=self.quality, sweep=self.sweep))
 
     def run(self, loop):

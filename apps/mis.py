@@ -93,7 +93,7 @@ class MIS(Problem):
         def luby_round():
             neighbor_reduce(graph, rival, frontier=self.undecided, out=self.rival, reduce="max")
             filter_frontier(self.undecided, decide, out=self.undecided)
-        self.start_loop(graph.device, luby_round, self.undecided.not_empty(),
+        self.start_loop(graph, luby_round, self.undecided.not_empty(),
                         checks=[self.undecided.overflow_check()])
 
     def reset(self, seed):

@@ -120,7 +120,7 @@ class MST(Problem):
             neighbor_reduce(graph, lightest, out=self.lightest, reduce="min")
             for step in (to_component, hook, compress):
                 transform(graph.num_vertices, step)
-        self.start_loop(graph.device, boruvka_round, Functor(NEXT_ROUND, filename="<mst next round>",
+        self.start_loop(graph, boruvka_round, Functor(NEXT_ROUND, filename="<mst next round>",
                                                             hooked=self.hooked))
 
     def forest(self):

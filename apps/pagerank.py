@@ -150,7 +150,7 @@ class PageRank(Problem):
                               dangling_weight=self.dangling_weight, spread=self.spread, settings=self.settings)
         self.dangling = Functor(DANGLING_RANK, filename="<pagerank dangling>", inverse_out=self.inverse_out,
                                 rank=self.rank)
-        self.start_loop(graph.device, self.iteration,
+        self.start_loop(graph, self.iteration,
                         Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
                                 carried=self.carried, settings=self.settings))
 

@@ -182,7 +182,7 @@ class SSSP(Problem):
                              delta=numpy.float64(1), pairs=numpy.float64(0), root=numpy.int32(0))
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
                                 far_min=self.bucket[2:3])
-        self.start_loop(graph.device, self.iteration, self.next_bucket(), UNROLL,
+        self.start_loop(graph, self.iteration, self.next_bucket(), UNROLL,
                         [self.near.overflow_check(), self.far.overflow_check()])
         self.lengths = Relax(graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
                              next_bound=NEXT_BOUND, name="sssp", weights=graph.weights, bucket=self.bucket)  # async

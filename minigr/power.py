@@ -66,7 +66,7 @@ class PowerIteration(Problem):
                        **self.vectors, **captures)
 
     def start_loop(self, body):
-        super().start_loop(self.graph.device, body, self.functor(NOT_CONVERGED, "converged", change=self.change,
+        super().start_loop(self.graph, body, self.functor(NOT_CONVERGED, "converged", change=self.change,
                                                                   count=numpy.int32(len(self.sums))))
 
     def converge(self, loop, max_iter, tolerance, **starts):

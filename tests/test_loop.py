@@ -2,6 +2,7 @@
 the same result decided on the device (a CUDA graph) and on the host, on both
 backends; a device run waits for nothing until its end, leaks nothing, and its
 errors name the loop."""
+import contextlib
 import gc
 import subprocess
 import sys
@@ -180,6 +181,38 @@ def test_persistent_body_of_a_scan_is_refused(xp):
     loop = Loop("scanning", device, lambda: scan_transform(4, count), Functor("bool operator()() const { return 0; }"))
     with pytest.raises(MinigrError, match="stride over any grid.*<ones>"):
         loop_source(loop, [loop.state_reset])
+
+
+LENGTHS = [0, 1, 31, 40, 700, 1500, 5000]  # walked by a group, a warp, a block of any width, and the whole grid
+SEGMENT = "void operator()(long long s, long long& begin, long long& end) const { begin = 0; end = lengths[s]; }"
+VISIT = "void operator()(long long item, long long s, long long rank) const { atomicAdd(&seen[s], 1LL + rank - item); }"
+
+
+@pytest.mark.parametrize("block", [32, 1024])
+def test_persistent_kernels_of_any_block_width_walk_every_segment(xp, block):
+    """A persistent loop's kernel is `block` threads wide, and so is a segment_transform
+    recorded into it (its block walk): on the GPU it visits each item once an iteration
+    (rank right), as the host loop does; on the CPU its kernel compiles with NVRTC."""
+    from minigr.transforms import launch, segment_transform
+    device = "cpu" if xp is numpy else "gpu"
+    lengths, seen = xp.asarray(LENGTHS, dtype=numpy.int64), xp.zeros(len(LENGTHS), numpy.int64)
+    total = xp.zeros(1, numpy.int64)
+    bounds, visit = Functor(SEGMENT, lengths=lengths), Functor(VISIT, seen=seen)
+    tick = Functor("void operator()(long long) const { total[0] += 1; }", total=total)
+    loop = Loop("segments", device, lambda: (segment_transform(len(LENGTHS), bounds, visit, 4), transform(1, tick)),
+                Functor(BELOW, total=total, goal=numpy.int64(3)), persistent_block=block)
+    for where in ("persistent", "host"):
+        seen.fill(0)
+        total.fill(0)
+        with launch.compile_check("90") if device == "cpu" else contextlib.nullcontext() as compiled:
+            loop.run(where, 100)
+        assert loop.wait_iterations() == (3, False)
+        assert to_host(seen).tolist() == [3 * n for n in LENGTHS]
+        if compiled is not None and where == "persistent":
+            assert any(f"__launch_bounds__({block})" in source and f"segments<{block}," in source
+                       for source in compiled)
+    with pytest.raises(MinigrError, match="persistent_block must be a power of two from 32 to 1024, got 96"):
+        Loop("bad", device, lambda: None, Functor(BELOW, total=total, goal=numpy.int64(3)), persistent_block=96)
 
 
 @pytest.mark.gpu

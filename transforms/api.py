@@ -10,7 +10,7 @@ import numpy
 from .backend import array_module, device_of, read_waiting
 from .errors import MinigrError
 from .functor import Functor, c_type
-from .launch import call_device, current_gpu, launch, multiprocessors
+from .launch import call_device, current_gpu, launch, multiprocessors, recording_block
 from .lookback import await_cell, host_cell, status_words
 
 BLOCK = 256
@@ -142,19 +142,19 @@ def segment_transform(n, bounds, f, group=1, longest=None):
         raise MinigrError(f"group must be a power of two from 1 to 32, got {group!r}")
     if bound == 0:
         return
-    list_huge = longest is None or longest >= HUGE
-    widest = 0 if longest is not None and longest < 32 else 1 if longest is not None and longest < BLOCK else 2
+    list_huge, block = longest is None or longest >= HUGE, recording_block(BLOCK)  # a persistent loop's, if recorded
+    widest = 0 if longest is not None and longest < 32 else 1 if longest is not None and longest < block else 2
     huge = huge_list(device)
     params = [param, ("long long*", "huge_counters"), ("long long*", "huge_segments")]
     make_list = "minigr::HugeList huge{huge_counters, huge_segments}; "
-    walk = f"minigr::segments<{BLOCK}, {group}, {str(list_huge).lower()}, {widest}>(n, huge, f0, f1)"
+    walk = f"minigr::segments<{block}, {group}, {str(list_huge).lower()}, {widest}>(n, huge, f0, f1)"
     calls = {"gpu": make_list + walk, "cpu": "minigr::segments(n, f0, f1)"}
     launch(device, params, [arg, *huge], [bounds, f], calls, _grid(device, bound * group), BLOCK, any_grid=True,
            count=n)
     if list_huge:
         grid = 2 * multiprocessors(current_gpu()) if device == "gpu" else 1
         launch(device, params[1:], huge, [f],
-               {"gpu": make_list + f"minigr::huge_segments<{BLOCK}>(huge, f0)", "cpu": None}, grid, BLOCK,
+               {"gpu": make_list + f"minigr::huge_segments<{block}>(huge, f0)", "cpu": None}, grid, BLOCK,
                any_grid=True, count=DeviceCount(huge[0], HUGE_LIST))
 
 

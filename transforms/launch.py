@@ -130,25 +130,32 @@ class Stage:
     count: object  # the DeviceCount of its items, or None
 
 
-_recording = threading.local()  # .stages: the list a thread's launches are recorded into, or None
+_recording = threading.local()  # .stages: the list a thread's launches are recorded into, or None; .block
 
 
 @contextlib.contextmanager
-def recording():
+def recording(block):
     """While active, this thread's launches are recorded as Stages (yielded
-    list) and not run. A launch that needs its own grid (blocks that split the
+    list) and not run, for a kernel of `block` threads a block (see
+    recording_block). A launch that needs its own grid (blocks that split the
     work among them by their index) cannot be a stage: a MinigrError names it."""
-    previous = getattr(_recording, "stages", None)
-    _recording.stages = []
+    previous = getattr(_recording, "stages", None), getattr(_recording, "block", None)
+    _recording.stages, _recording.block = [], block
     try:
         yield _recording.stages
     finally:
-        _recording.stages = previous
+        _recording.stages, _recording.block = previous
 
 
 def recording_launches():
     """Whether this thread's launches are being recorded (see recording)."""
     return getattr(_recording, "stages", None) is not None
+
+
+def recording_block(block):
+    """The threads a block of the kernel that this thread's launches are being
+    recorded for, or `block` (a launch's own) when they are not."""
+    return getattr(_recording, "block", None) or block
 
 
 def launch(device, fixed_params, fixed_args, functors, calls, blocks, block, min_blocks=None, *,

@@ -8,7 +8,7 @@ import time
 
 import numpy
 
-from .api import _count, huge_list, transform
+from .api import BLOCK, _count, huge_list, transform
 from .backend import array_module, read_waiting
 from .errors import DeviceError, MinigrError, naming_errors
 from .functor import Functor
@@ -54,10 +54,15 @@ class Loop:
     empty frontier), since the bodies after a failed step run all the same.
     checks: (flag, message) pairs, a one-element device array that the body's
     work sets non-zero where it failed (a buffer overflowed) and what to say
-    then; read with the loop's state, in its one wait (wait_iterations)."""
+    then; read with the loop's state, in its one wait (wait_iterations).
+    persistent_block: threads a block of its persistent kernel (one block an
+    SM; see transforms/persistent.py), a power of two from 32 to 1024."""
 
-    def __init__(self, name, device, body, condition, unroll=1, checks=()):
+    def __init__(self, name, device, body, condition, unroll=1, checks=(), persistent_block=BLOCK):
+        if persistent_block not in (32, 64, 128, 256, 512, 1024):
+            raise MinigrError(f"persistent_block must be a power of two from 32 to 1024, got {persistent_block!r}")
         self.name, self.device, self.body, self.unroll = name, device, body, _count(unroll, "unroll")
+        self.persistent_block = persistent_block
         self.checks = list(checks)
         self.state = array_module(device).zeros(3, dtype=numpy.int32)
         self.iteration = self.state[0:1]

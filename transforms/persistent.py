@@ -12,7 +12,6 @@ import numpy
 
 from . import codegen, compiler
 from . import launch as launching
-from .api import BLOCK  # the block the transforms' kernels are built for
 from .errors import DeviceError
 from .launch import current_gpu, gpu_arch, multiprocessors, recording
 
@@ -23,9 +22,9 @@ def loop_source(loop, starts):
     """(source, stages) of the persistent kernel of `loop` that begins with the
     `starts` functors (see codegen.loop_kernel_source): its body recorded, not
     run. A MinigrError names a transform that cannot be a stage."""
-    with recording() as stages:
+    with recording(loop.persistent_block) as stages:
         loop.body()
-    return codegen.loop_kernel_source(starts, stages, loop.step, BLOCK), stages
+    return codegen.loop_kernel_source(starts, stages, loop.step, loop.persistent_block), stages
 
 
 def compile_check(loop, starts):
@@ -47,7 +46,7 @@ class PersistentLoop:
     def __init__(self, loop, starts):
         import cupy
         from cuda.bindings import driver
-        self.driver, self.name = driver, loop.name
+        self.driver, self.name, self.block = driver, loop.name, loop.persistent_block
         source, stages = loop_source(loop, starts)
         gpu = current_gpu()
         function = compiler.load_cuda(compiler.compile_cuda(source, gpu_arch(gpu), f"<{loop.name} persistent loop>"))
@@ -66,7 +65,7 @@ class PersistentLoop:
         self._pointers = numpy.array([b.ctypes.data for b in self._buffers], dtype=numpy.uint64)
         self._address = int(self._pointers.ctypes.data)
         self._keep = args  # what the buffers hold (the starts': what the last launch wrote)
-        resident = self._check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(self.function, BLOCK, 0),
+        resident = self._check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(self.function, self.block, 0),
                                "cuOccupancyMaxActiveBlocksPerMultiprocessor")
         self.blocks = multiprocessors(gpu) * max(1, min(BLOCKS_PER_SM, int(resident)))
 
@@ -85,7 +84,7 @@ class PersistentLoop:
             if value is not self._keep[i]:  # (a functor's with_values keeps its arrays)
                 self._buffers[i][0] = value.data.ptr if _on_device(value) else value
                 self._keep[i] = value
-        self._check(self.driver.cuLaunchCooperativeKernel(self.function, self.blocks, 1, 1, BLOCK, 1, 1, 0,
+        self._check(self.driver.cuLaunchCooperativeKernel(self.function, self.blocks, 1, 1, self.block, 1, 1, 0,
                                                           cupy.cuda.get_current_stream().ptr, self._address),
                     "cuLaunchCooperativeKernel")
         launching.launches += 1
