@@ -41,21 +41,22 @@ __device__ __forceinline__ void visit_edge(const Self& self, int src, long long 
 }
 
 // Pull: a wanted dst looks through its in-edges (in_offsets, in_sources) and
-// stops at the first whose cond holds.
+// stops at the first whose cond holds. It is appended after the walk, so that
+// the lanes of a warp that found theirs at different edges append with one
+// atomic (inside the walk, a warp appended at each edge where some lane found).
 template <class Output, class Self>
 __device__ __forceinline__ void pull_vertex(const Self& self, int dst)
 {
     if (!self.wanted(dst)) return;
     const int iteration = value_of(self.iteration);
     const long long first = self.in_offsets[dst], last = self.in_offsets[dst + 1];
-    for (long long edge = first; edge < last; ++edge) {
+    bool found = false;
+    for (long long edge = first; edge < last && !found; ++edge) {
         const int src = self.in_sources[edge];
-        if (self.op.cond(src, dst, edge, edge - first, dst, iteration)) {
-            self.op.apply(src, dst, edge, edge - first, dst, iteration);
-            Output::add(self, dst);
-            return;
-        }
+        found = self.op.cond(src, dst, edge, edge - first, dst, iteration);
+        if (found) self.op.apply(src, dst, edge, edge - first, dst, iteration);
     }
+    if (found) Output::add(self, dst);
 }
 
 }  // namespace minigr
