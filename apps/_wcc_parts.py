@@ -23,8 +23,7 @@ def run(part):
 # A local tree's label is lowest[its root]: the smallest label of its vertices
 # (labels start as the user's ids), lowered by what peers send.
 NO_LABEL = "void operator()(long long v) const { lowest[v] = 2147483647; }"
-# (read first: most labels of a component are equal, and atomics on one word queue)
-LOWEST = "void operator()(long long v) const { if (label[v] < lowest[root[v]]) atomicMin(&lowest[root[v]], label[v]); }"
+LOWEST = "void operator()(long long v) const { minigr::lower(&lowest[root[v]], label[v]); }"
 TAKE_LOWEST = "void operator()(long long v) const { label[v] = lowest[root[v]]; }"
 # A border entry (a proxy, or a mirror of a peer's proxy) whose tree's label is
 # below the last one it and its peer's entry agreed on (`sent`) sends it: one

@@ -43,7 +43,7 @@ bool cond(int v, int u, long long edge, long long rank, long long out_idx, int i
 }
 void apply(int v, int u, long long edge, long long rank, long long out_idx, int iteration) const {}"""
 LEAST_DEGREE = """void operator()(int v, int) const {
-    if (core[v] < 0 && degree[v] < state[1]) atomicMin(&state[1], (long long)degree[v]);
+    if (core[v] < 0) minigr::lower(&state[1], (long long)degree[v]);
 }"""
 SELECT_LEAST = """void operator()(int v, int) const {
     if (core[v] < 0 && degree[v] == state[1]) { core[v] = (int)state[1]; frontier.append(v, 0); }

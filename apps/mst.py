@@ -28,7 +28,7 @@ LIGHTEST = """long long operator()(int v, int u, long long e) const {
     return (long long)(bits >= 0 ? bits : bits ^ 0x7fffffff) << 32 | shared[e];
 }"""
 TO_COMPONENT = """void operator()(long long v) const {
-    if (lightest[v] != none) atomicMin(&best[component[v]], lightest[v]);
+    if (lightest[v] != none) minigr::lower(&best[component[v]], lightest[v]);
 }"""
 # A root hooks under the component across its best edge, unless that one picked the same edge and is larger.
 HOOK = """void operator()(long long r) const {

@@ -44,6 +44,7 @@ inline void store_release(unsigned long long* word, unsigned long long value) { 
 
 template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
 template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }
+template <class T, class U> inline void lower(T* cell, U value) { if ((T)value < *cell) *cell = (T)value; }
 
 template <class To, class From>
 inline To bit_cast(From from)
