@@ -7,7 +7,6 @@ import dataclasses
 import numpy
 
 from minigr.enactor import check_source, check_weights, problem
-from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.partition import Border
 from minigr.transforms import Functor, transform
 
@@ -32,29 +31,30 @@ def run(part, source, *, delta="auto", loop="device"):
 # A part's vertex that a peer found a shorter path to: it joins a bucket here.
 SHORTER = """void operator()(int v, float got) const {
     const int old = atomicMin((int*)&dist[v], minigr::bit_cast<int>(got));
-    if (!(got < minigr::bit_cast<float>(old))) return;
-    if (got < threshold[0]) near.append_unique(v, 0);
-    else far.append_unique(v, 0);
+    if (got < minigr::bit_cast<float>(old)) buckets.place(v, got);
 }"""
-COUNT_NEXT = "void operator()(long long) const { totals[0] = near.appended(); totals[1] = far.appended(); }"
-# Between exchanges (parts that run apart): NEXT_BUCKET on the part alone,
-# whose threshold rises only while far vertices wait.
+COUNT_NEXT = """void operator()(long long) const {
+    totals[0] = buckets.near.appended();
+    totals[1] = buckets.far.appended();
+}"""
+# The buckets' next() on parts, whose far labels no part sees all of: the threshold rises by delta
+# at a time. Between exchanges (parts that run apart), on the part alone, only while far vertices
+# wait here; after an exchange from totals = the next near and far levels' sizes on all parts.
 NEXT_LOCAL_BUCKET = """void operator()(long long) const {
-    far.drop_level();
-    if (near.next_level() > 0) return;
-    if (far.appended() > 0) {
-        bucket[0] += bucket[1];
-        far.next_level();
+    buckets.far.drop_level();
+    if (buckets.near.next_level() > 0) return;
+    if (buckets.far.appended() > 0) {
+        buckets.bucket[0] += buckets.bucket[1];
+        buckets.far.next_level();
     }
 }"""
 ROUND_ITERATIONS = 32  # iterations between exchanges where parts run apart
-# NEXT_BUCKET on a part, from totals = the next near and far levels' sizes on all parts.
 NEXT_BUCKET_OF_PARTS = """bool operator()() const {
-    far.drop_level();
-    near.next_level();
+    buckets.far.drop_level();
+    buckets.near.next_level();
     if (totals[0] > 0) return true;
-    bucket[0] += bucket[1];
-    far.next_level();
+    buckets.bucket[0] += buckets.bucket[1];
+    buckets.far.next_level();
     return totals[1] > 0;
 }"""
 
@@ -71,13 +71,11 @@ class PartitionedSSSP(SSSP):
         self.totals = part.graph.xp.zeros(2, dtype=numpy.int64)
         super().__init__(part.graph)
         self.owned = part.owned
-        self.shorter = Border(part, self.dist, Functor(
-            SHORTER, filename="<sssp shorter>", headers=(FRONTIER_HEADER,), dist=self.dist,
-            threshold=self.bucket[0:1], near=self.near.view, far=self.far.view))
-        self.count = Functor(COUNT_NEXT, filename="<sssp count next>", totals=self.totals, near=self.near.view,
-                             far=self.far.view)
-        self.next_local_bucket = Functor(NEXT_LOCAL_BUCKET, filename="<sssp next local bucket>", near=self.near.view,
-                                         far=self.far.view, bucket=self.bucket)
+        self.shorter = Border(part, self.dist, Functor(SHORTER, filename="<sssp shorter>", dist=self.dist,
+                                                       buckets=self.buckets.view))
+        self.count = Functor(COUNT_NEXT, filename="<sssp count next>", totals=self.totals, buckets=self.buckets.view)
+        self.next_local_bucket = Functor(NEXT_LOCAL_BUCKET, filename="<sssp next local bucket>",
+                                         buckets=self.buckets.view)
 
     def iteration(self):
         for k in range(self.apart):
@@ -89,8 +87,8 @@ class PartitionedSSSP(SSSP):
         self.part.comm.allreduce(self.totals)
 
     def next_bucket(self):
-        return Functor(NEXT_BUCKET_OF_PARTS, filename="<sssp next bucket>", near=self.near.view, far=self.far.view,
-                       bucket=self.bucket, totals=self.totals)
+        return Functor(NEXT_BUCKET_OF_PARTS, filename="<sssp next bucket>", buckets=self.buckets.view,
+                       totals=self.totals)
 
     def starting(self, source, delta, pairs=0):
         return super().starting(self.part.local_id(source), delta, pairs)

@@ -1,11 +1,12 @@
 """Single-source shortest paths for non-negative weights: distances and a
 predecessor tree. Delta-stepping (the default) relaxes the near bucket of a
-two-level priority queue: an improved vertex below the threshold joins the
-next near level, one above it the far bucket, and when the near bucket runs
-dry the threshold rises by delta and the far vertices are split again. The
-frontier form (delta=None) relaxes the out-edges of every improved vertex
-each iteration. Either loops on the device. loop="async" relaxes without
-rounds (minigr.operators.Relax); its iterations are the pairs it queued."""
+two-level priority queue (minigr.operators.Buckets): an improved vertex below
+the threshold joins the next near level, one above it the far bucket, and
+when the near bucket runs dry the threshold rises and the far vertices are
+split again. The frontier form (delta=None) relaxes the out-edges of every
+improved vertex each iteration. Either loops on the device. loop="async"
+relaxes without rounds (minigr.operators.Relax); its iterations are the
+pairs it queued."""
 import argparse
 import math
 import numbers
@@ -16,42 +17,30 @@ from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, check_weights, count_later, loop_mode, problem
-from minigr.frontier import HEADER as FRONTIER_HEADER
-from minigr.frontier import Frontier
 from minigr.graph import Graph
-from minigr.operators import AdvanceFunctor, Relax, advance, smallest_in_neighbour, split_near_far
+from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
 from minigr.transforms import Functor, copied, transform
 from minigr.transforms.errors import MinigrError
 from minigr.transforms.loop import Replay
 
 from .bfs import bfs
 
-# An improved vertex below the threshold is accepted (advance appends it to the
-# near bucket's next level); one above it goes to far. Non-negative floats
-# order like their bit patterns as ints: atomicMin on those.
+# An improved vertex is offered to the buckets: where it is near, advance appends it to near's
+# next level. Non-negative floats order like their bit patterns as ints: atomicMin on those.
 RELAX_SPLIT = dict(cond="""
-    float candidate = dist[src] + weights[edge];
-    int old = atomicMin((int*)&dist[dst], minigr::bit_cast<int>(candidate));
-    if (!(candidate < minigr::bit_cast<float>(old))) return false;
-    if (candidate < threshold[0]) return true;
-    atomicMin((long long*)far_min, minigr::bit_cast<long long>((double)candidate));
-    far.append_unique(dst, 0);
-    return false;""")
-# The score of a far vertex when split again; those that stay far count towards far_min.
-DISTANCE = """double operator()(int v) const {
-    const double d = dist[v];
-    if (d >= threshold[0]) atomicMin((long long*)far_min, minigr::bit_cast<long long>(d));
-    return d;
-}"""
+    const float candidate = dist[src] + weights[edge];
+    const int old = atomicMin((int*)&dist[dst], minigr::bit_cast<int>(candidate));
+    return candidate < minigr::bit_cast<float>(old) && buckets.offer(dst, candidate);""")
+DISTANCE = "double operator()(int v) const { return dist[v]; }"  # a far vertex's label, when split again
 UNROLL = 4  # iterations per iteration of the device loop: one with empty buckets does nothing
 # loop="async": a path's length through an in-neighbour, as the bits of a float (non-negative: ordered as uint),
-# in buckets of delta = bucket[1] (each bound above the last, however small delta).
+# in buckets of delta = widths[0] (each bound above the last, however small delta).
 PATH_LENGTH = """const float length = minigr::bit_cast<float>(label) + weights[edge];
     return minigr::bit_cast<unsigned>(length);"""
-NEXT_BOUND = """double width = bucket[1];
-    if (bucket[3] > 0) {  // delta 'auto': the width follows the pairs a bucket queued towards bucket[3]
-        width *= fmin(2.0, fmax(0.5, bucket[3] / fmax((double)queued, 1.0)));
-        bucket[1] = width;
+NEXT_BOUND = """double width = widths[0];
+    if (widths[1] > 0) {  // delta 'auto': the width follows the pairs a bucket queued towards widths[1]
+        width *= fmin(2.0, fmax(0.5, widths[1] / fmax((double)queued, 1.0)));
+        widths[0] = width;
     }
     const float next = minigr::bit_cast<float>(smallest) + width;
     const unsigned bound = minigr::bit_cast<unsigned>(next);
@@ -69,30 +58,15 @@ PARENT = """int operator()(int v, int u, long long edge) const {
 }"""
 OWN_PARENT = "void operator()(long long) const { if (origin[0] >= 0) parent[origin[0]] = origin[0]; }"
 # A run's start: the source at 0 (root -1: none here), the rest unreached; the source alone in
-# near, far empty; the buckets' [threshold, delta, far_min, pairs]. Over max(n, 1) items.
+# the near bucket; the async buckets' [width, pairs]. Over max(n, 1) items.
 RESET = """void operator()(long long v) const {
     if (v < n) dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
     if (v == 0) {
         origin[0] = root;
-        near.reset(root);
-        far.reset(-1);
-        bucket[0] = bucket[1] = delta;
-        bucket[2] = minigr::bit_cast<double>(0x7ff0000000000000LL);
-        bucket[3] = pairs;
+        buckets.reset(root, delta);
+        widths[0] = delta;
+        widths[1] = pairs;
     }
-}"""
-# Delta-stepping, after each iteration: far's batch (if any) was split; go on
-# with the near bucket, and when it is empty raise the threshold to the first
-# bucket that holds a far vertex (past empty ones at once: far_min is at most
-# the smallest far distance) and split the far vertices next.
-# bucket = [threshold, delta, far_min].
-NEXT_BUCKET = """bool operator()() const {
-    far.drop_level();
-    if (near.next_level() > 0) return true;
-    const double threshold = bucket[0], delta = bucket[1], lowest = bucket[2];
-    bucket[0] = threshold + (lowest >= threshold ? floor((lowest - threshold) / delta) + 1 : 1) * delta;
-    bucket[2] = minigr::bit_cast<double>(0x7ff0000000000000LL);
-    return far.next_level() > 0;
 }"""
 
 
@@ -172,29 +146,24 @@ class SSSP(Problem):
         self.origin, self.found = xp.empty(1, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)  # source, parents
         own = Functor(OWN_PARENT, filename="<sssp own parent>", origin=self.origin, parent=self.found)
         self.finding = Replay("sssp parents", graph.device, lambda: (self.in_parents(self.found), transform(1, own)))
-        self.near, self.far = Frontier(n, graph.device), Frontier(n, graph.device)
-        self.bucket = xp.zeros(4, dtype=numpy.float64)  # [threshold, delta, far_min, pairs]: set by each call
-        self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=self.dist,
-                             weights=graph.weights, threshold=self.bucket[0:1],
-                             far_min=self.bucket[2:3], far=self.far.view)
-        self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, bucket=self.bucket, origin=self.origin,
-                             near=self.near.view, far=self.far.view, n=numpy.int64(n),
-                             delta=numpy.float64(1), pairs=numpy.float64(0), root=numpy.int32(0))
-        self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist, threshold=self.bucket[0:1],
-                                far_min=self.bucket[2:3])
-        self.start_loop(graph, self.iteration, self.next_bucket(), UNROLL,
-                        [self.near.overflow_check(), self.far.overflow_check()])
+        self.buckets, self.widths = Buckets(n, graph.device), xp.zeros(2)  # widths: loop="async"'s [width, pairs]
+        self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", dist=self.dist, weights=graph.weights,
+                                    buckets=self.buckets.view)
+        self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, buckets=self.buckets.view,
+                             widths=self.widths, origin=self.origin, n=numpy.int64(n), delta=numpy.float64(1),
+                             pairs=numpy.float64(0), root=numpy.int32(0))
+        self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
+        self.start_loop(graph, self.iteration, self.next_bucket(), UNROLL, self.buckets.overflow_checks())
         self.lengths = Relax(graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
-                             next_bound=NEXT_BOUND, name="sssp", weights=graph.weights, bucket=self.bucket)  # async
+                             next_bound=NEXT_BOUND, name="sssp", weights=graph.weights, widths=self.widths)  # async
 
     def iteration(self):
-        advance(self.graph, self.near, self.relax, out=self.near, iteration=self.loop.iteration, unique=True)
-        # far's level holds vertices only after the threshold rose: split them again
-        split_near_far(self.far, self.distance, self.bucket[0:1], near=self.near, far=self.far)
+        near = self.buckets.near
+        advance(self.graph, near, self.relax, out=near, iteration=self.loop.iteration, unique=True)
+        self.buckets.split(self.distance)  # far's level holds vertices only after the threshold rose
 
     def next_bucket(self):
-        return Functor(NEXT_BUCKET, filename="<sssp next bucket>", near=self.near.view, far=self.far.view,
-                       bucket=self.bucket)
+        return self.buckets.next_condition()
 
     def starting(self, source, delta, pairs=0):
         """(items, functor): the transform a run from source begins with; source: a

@@ -45,8 +45,8 @@ def operator_samples():
     """Each operator and each of its variants once, on a tiny CPU graph."""
     from .frontier import Frontier
     from .io import load
-    from .operators import (advance, advance_pull, compute, filter_frontier, neighbor_reduce, reduce_vertices,
-                            split_near_far)
+    from .operators import (Buckets, advance, advance_pull, compute, filter_frontier, neighbor_reduce,
+                            reduce_vertices)
     graph = load("kron:scale=6,edge_factor=4,seed=1", device="cpu")
     n = graph.num_vertices
     edge_op = Functor("bool cond(int s, int d, long long e, long long r, long long o, int it) const "
@@ -69,7 +69,10 @@ def operator_samples():
         neighbor_reduce(graph, vertex_value, frontier=frontier, direction=direction, reduce="max")
     compute(graph, frontier, Functor("void operator()(int v, int it) const {}"))
     reduce_vertices(graph, Functor("double operator()(int v) const { return v; }"), out=numpy.zeros(1), reduce="max")
-    split_near_far(frontier, Functor("double operator()(int v) const { return v; }"), 1.0, near=out, far=out)
+    buckets = Buckets(n, "cpu")
+    transform(1, Functor("void operator()(long long) const { buckets.reset(0, 1.0); buckets.next(); }",
+                         buckets=buckets.view))
+    buckets.split(Functor("double operator()(int v) const { return v; }"))
 
 
 # Tiny CPU graphs every primitive runs on: skewed (load-balanced operators),

@@ -5,7 +5,7 @@ import pytest
 
 from minigr.frontier import Frontier
 from minigr.operators import (NeighborGroups, advance, advance_pull, compute, filter_frontier, neighbor_reduce,
-                              reduce_vertices, split_near_far)
+                              reduce_vertices, Buckets)
 from minigr.transforms import DeviceCount, Functor, transform
 
 from conftest import to_host
@@ -281,16 +281,44 @@ def test_neighbor_groups(graph, loops):
         numpy.testing.assert_allclose(to_host(out), expected, rtol=1e-12)
 
 
-def test_split_near_far(graph):
-    rng = numpy.random.default_rng(5)
-    n = graph.num_vertices
-    score = rng.random(n)
-    ids = random_frontier(graph, rng, 0.6)
-    near, far = Frontier(n, graph.device), Frontier(n, graph.device)
-    score_op = Functor("double operator()(int v) const { return score[v]; }", score=graph.xp.asarray(score))
-    split_near_far(Frontier.from_ids(ids, n, graph.device), score_op, 0.3, near=near, far=far)
-    numpy.testing.assert_array_equal(next_level_ids(near), numpy.sort(ids[score[ids] < 0.3]))
-    numpy.testing.assert_array_equal(next_level_ids(far), numpy.sort(ids[score[ids] >= 0.3]))
+# Offers each of `ids` to the buckets with its label (run by one thread: in order on both devices).
+OFFER = """void operator()(long long) const {
+    for (long long i = 0; i < count; ++i) buckets.place(ids[i], label[ids[i]]);
+}"""
+STEP = "void operator()(long long) const { went_on[0] = buckets.next(); }"
+
+
+def test_buckets_place_raise_and_split(device):
+    """Delta-stepping's buckets: labels below the threshold go near, the rest far with their
+    lowest kept; once near runs dry the threshold jumps past empty buckets to the lowest far
+    label's, and a split sends far's vertices below it near, the rest far again."""
+    from minigr.transforms.backend import array_module
+    xp, rng, n, delta = array_module(device), numpy.random.default_rng(5), 1000, 0.25
+    label = numpy.floor(rng.random(n) * 25) / 100  # [0, 0.24]: the first bucket, 0 among them
+    far_off = rng.random(n) < 0.6
+    label[far_off] = 3 + numpy.round(rng.random(far_off.sum()) * 4) / 4  # 3 to 4 by 0.25: buckets 2 to 12 empty
+    ids = numpy.flatnonzero(rng.random(n) < 0.7).astype(numpy.int32)
+    rng.shuffle(ids)
+    buckets, went_on = Buckets(n, device), xp.zeros(1, numpy.int32)
+    labels = Functor("double operator()(int v) const { return label[v]; }", label=xp.asarray(label))
+    step = Functor(STEP, buckets=buckets.view, went_on=went_on)
+    transform(1, Functor("void operator()(long long) const { buckets.reset(-1, delta); }", buckets=buckets.view,
+                         delta=numpy.float64(delta)))
+    transform(1, Functor(OFFER, buckets=buckets.view, ids=xp.asarray(ids), label=xp.asarray(label),
+                         count=numpy.int64(len(ids))))
+    near, far = ids[label[ids] < delta], ids[label[ids] >= delta]
+    assert to_host(buckets.bucket).tolist() == [delta, delta, label[far].min()]
+    transform(1, step)  # near's level becomes current
+    assert int(went_on[0]) == 1 and to_host(buckets.threshold).tolist() == [delta]
+    numpy.testing.assert_array_equal(numpy.sort(to_host(buckets.near.wait_ids())), numpy.sort(near))
+    transform(1, step)  # near ran dry: the threshold rises to the bucket of far's lowest label
+    threshold = delta * (numpy.floor(label[far].min() / delta) + 1)
+    assert int(went_on[0]) == 1 and float(buckets.threshold[0]) == pytest.approx(threshold)
+    buckets.split(labels)
+    numpy.testing.assert_array_equal(next_level_ids(buckets.near), numpy.sort(far[label[far] < threshold]))
+    stays = far[label[far] >= threshold]
+    numpy.testing.assert_array_equal(next_level_ids(buckets.far), numpy.sort(stays))
+    assert float(buckets.bucket[2]) == label[stays].min()
 
 
 def test_frontier_levels(device):

@@ -207,7 +207,7 @@ def test_sssp_async_buckets_widen_where_they_queue_little(device):
     for delta, widened in (("auto", True), (7.0, False)):
         result = sssp(path, 0, loop="async", delta=delta)
         numpy.testing.assert_array_equal(to_host(result.distance), numpy.arange(n))
-        width = float(path.problems[("sssp",)].bucket[1])
+        width = float(path.problems[("sssp",)].widths[0])
         assert width > 4 * ASYNC_DELTA if widened else width == 7.0
 
 

@@ -4,9 +4,9 @@ from .compute import compute
 from .filter import filter_frontier
 from .neighbor_groups import NeighborGroups
 from .neighbor_reduce import neighbor_reduce, smallest_in_neighbour
-from .priority_queue import split_near_far
+from .priority_queue import Buckets
 from .reduce_vertices import reduce_vertices
 from .relax import Relax
 
-__all__ = ["AdvanceFunctor", "NeighborGroups", "Relax", "advance", "advance_pull", "compute", "filter_frontier",
-           "neighbor_reduce", "reduce_vertices", "smallest_in_neighbour", "split_near_far"]
+__all__ = ["AdvanceFunctor", "Buckets", "NeighborGroups", "Relax", "advance", "advance_pull", "compute",
+           "filter_frontier", "neighbor_reduce", "reduce_vertices", "smallest_in_neighbour"]

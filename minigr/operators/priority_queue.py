@@ -1,21 +1,75 @@
-"""A two-level priority queue: the vertices of a frontier's current level
-split into near and far by a user score and a threshold (delta-stepping's
-buckets, Gunrock style)."""
+"""Buckets: delta-stepping's two-level priority queue over vertices (the
+near and far piles of Gunrock's SSSP). A vertex whose label fell is offered
+with that label: below the threshold it joins the near bucket's next level,
+which an advance works through; else the far bucket, which keeps its lowest
+label. When near runs dry, the threshold rises past the empty buckets to the
+first that holds a far label, and far's vertices are offered again (split).
+Labels are non-negative; the state stays on the device, so a loop over the
+buckets needs no host round trip."""
 import numpy
 
+from ..frontier import HEADER as FRONTIER_HEADER
+from ..frontier import Frontier
 from ..transforms import Functor, transform
 
-_SIDE = """void operator()(long long i) const {
-    const int v = frontier.vertex(i);
-    if (op(v) < minigr::value_of(threshold)) near.append_unique(v, 0); else far.append_unique(v, 0);
+# bucket = [threshold, delta, the lowest label far took since it was last split (inf: none)].
+# Non-negative doubles order as their bits as integers: atomicMin on those.
+_VIEW = """__device__ bool offer(int v, double label) const {  // true: v is near, for the caller to append
+    if (label < bucket[0]) return true;
+    atomicMin((long long*)&bucket[2], minigr::bit_cast<long long>(label));
+    far.append_unique(v, 0);
+    return false;
+}
+__device__ void place(int v, double label) const { if (offer(v, label)) near.append_unique(v, 0); }
+// `root` (or none, -1) alone in near, far empty, the threshold at delta. By one thread.
+__device__ void reset(int root, double delta) const {
+    near.reset(root);
+    far.reset(-1);
+    bucket[0] = bucket[1] = delta;
+    bucket[2] = minigr::bit_cast<double>(0x7ff0000000000000LL);
+}
+// After an iteration: near's next level if it has vertices, else the threshold raised to the
+// first bucket that holds a far label and far's vertices made current, to be split. Whether
+// any vertex is left. By one thread.
+__device__ bool next() const {
+    far.drop_level();
+    if (near.next_level() > 0) return true;
+    const double threshold = bucket[0], delta = bucket[1], lowest = bucket[2];
+    bucket[0] = threshold + (lowest >= threshold ? floor((lowest - threshold) / delta) + 1 : 1) * delta;
+    bucket[2] = minigr::bit_cast<double>(0x7ff0000000000000LL);
+    return far.next_level() > 0;
 }"""
+_SPLIT = "void operator()(long long i) const { const int v = buckets.far.vertex(i); buckets.place(v, label(v)); }"
+_NEXT = "bool operator()() const { return buckets.next(); }"
 
 
-def split_near_far(frontier, op, threshold, *, near, far):
-    """Appends each vertex of `frontier`'s current level to `near`'s next level
-    when its op(vertex) score is below `threshold` (a float, or a one-element
-    float64 array on the device), else to `far`'s; each at most once a level."""
-    if not hasattr(threshold, "dtype"):
-        threshold = numpy.float64(threshold)
-    transform(frontier.size, Functor(_SIDE, filename="<split>", op=op, frontier=frontier.view, near=near.view,
-                                     far=far.view, threshold=threshold))
+class Buckets:
+    """Delta-stepping's buckets over the vertices of an n-vertex graph on
+    `device`: `near` and `far` (Frontiers), and `view`, which functors capture
+    (as `buckets`) to call offer(v, label), place(v, label), reset(root, delta)
+    and next() on the device (see the module's text). `bucket` holds
+    [threshold, delta, far's lowest label]; `threshold` is its first cell.
+    SSSP's relax (apps/sssp.py) captures it: its cond ends with `return
+    improved && buckets.offer(dst, candidate);`, and advance appends to near."""
+
+    def __init__(self, n, device):
+        self.near, self.far = Frontier(n, device), Frontier(n, device)
+        self.bucket = self.near.xp.zeros(3, dtype=numpy.float64)
+        self.threshold = self.bucket[0:1]
+        self.view = Functor(_VIEW, filename="<buckets>", headers=(FRONTIER_HEADER,), near=self.near.view,
+                            far=self.far.view, bucket=self.bucket)
+
+    def split(self, label):
+        """Offers far's current level again, each vertex v with label(v) (a
+        Functor with `double operator()(int v) const`): it joins near's next
+        level or stays far. Nothing to do (a launch with no items) unless next()
+        just raised the threshold."""
+        transform(self.far.size, Functor(_SPLIT, filename="<buckets split>", buckets=self.view, label=label))
+
+    def next_condition(self):
+        """A loop condition: next() (see the module's text)."""
+        return Functor(_NEXT, filename="<buckets next>", buckets=self.view)
+
+    def overflow_checks(self):
+        """The checks of both frontiers, for a Loop."""
+        return [self.near.overflow_check(), self.far.overflow_check()]
