@@ -101,18 +101,16 @@ def expand(row_offsets, col_indices, frontier):
 def push_levels(inputs, trace, code, relax):
     """minigr's push advance run level by level, each level timed with CUDA
     events into `trace`, with the app's AdvanceFunctor bodies `code`: BFS's visit (captures
-    depth, parent) or, with relax, SSSP's relaxation (dist, weights, threshold,
-    far_min, far; each vertex once a level: the frontier form, one bucket of infinite
-    width). Returns (values, None, levels): only the trace is timed."""
-    from .frontier import HEADER as FRONTIER_HEADER
+    depth, parent) or, with relax, SSSP's relaxation (dist, weights, buckets; each vertex
+    once a level: the frontier form, one bucket of infinite width). Returns (values,
+    None, levels): only the trace is timed."""
     from .frontier import Frontier
-    from .operators import AdvanceFunctor, advance
+    from .operators import AdvanceFunctor, Buckets, advance
     graph, n = inputs.graph, inputs.graph.num_vertices
     if relax:
-        values = graph.xp.full(n, numpy.inf, dtype=numpy.float32)
-        op = AdvanceFunctor(**code, filename="<sssp relax>", headers=(FRONTIER_HEADER,), dist=values,
-                     weights=graph.weights, threshold=graph.xp.full(1, numpy.inf),
-                     far_min=graph.xp.full(1, numpy.inf), far=Frontier(n, graph.device).view)
+        values, buckets = graph.xp.full(n, numpy.inf, dtype=numpy.float32), Buckets(n, graph.device)
+        buckets.threshold.fill(numpy.inf)  # every improved vertex is near
+        op = AdvanceFunctor(**code, filename="<sssp relax>", dist=values, weights=graph.weights, buckets=buckets.view)
     else:
         values = graph.xp.full(n, -1, dtype=numpy.int32)
         op = AdvanceFunctor(**code, filename="<bfs visit>", depth=values,

@@ -281,6 +281,22 @@ def test_cupy_pagerank_and_coloring():
     assert int(colors.max()) < rounds
 
 
+def test_push_levels_gives_the_primitives_answers(device):
+    """The level-by-level push that the bench traces (its timing is GPU-only): BFS's
+    visit and SSSP's relax with every improved vertex near give SciPy's answers."""
+    from minigr import load
+    from minigr.apps.bfs import VISIT
+    from minigr.apps.sssp import RELAX_SPLIT
+    graph = load("kron:scale=8,edge_factor=8,seed=1", weights="random", device=device)
+    inputs = types.SimpleNamespace(graph=graph, source=3, degrees=graph.out_degrees())
+    distance, _, _ = alt.push_levels(inputs, None, RELAX_SPLIT, relax=True)
+    numpy.testing.assert_allclose(to_host(distance), csgraph.dijkstra(graph.to_scipy(), indices=3), rtol=1e-5)
+    depth, _, levels = alt.push_levels(inputs, None, VISIT, relax=False)
+    hops = csgraph.shortest_path(graph.to_scipy(), unweighted=True, indices=3)
+    numpy.testing.assert_array_equal(to_host(depth), numpy.where(numpy.isinf(hops), -1, hops))
+    assert levels == hops[numpy.isfinite(hops)].max() + 1
+
+
 @pytest.mark.gpu
 def test_whole_run_on_a_tiny_graph_validates_every_row(tmp_path, capsys):
     path = tmp_path / "bench.jsonl"
