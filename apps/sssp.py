@@ -103,7 +103,8 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     if mode == "async" and delta == "auto":  # buckets that adapt, from ASYNC_DELTA mean weights
         width, pairs = max(run.mean, 1e-30) * ASYNC_DELTA, BUCKET_PAIRS * run.lengths.workers
     result = settle(run, graph, source, width, mode, pairs)
-    if (graph.num_vertices - 1) * run.largest >= numpy.finfo(numpy.float32).max:  # a path may pass float32's range
+    # a path may pass float32's range (compared as Python floats: a float32 cast of a larger one warns)
+    if (graph.num_vertices - 1) * run.largest >= float(numpy.finfo(numpy.float32).max):
         distance, sources = result.values["distance"], graph.edge_sources()
         if bool((graph.xp.isfinite(distance[sources]) & graph.xp.isinf(distance[graph.col_indices])).any()):
             raise MinigrError("SSSP's distances are float32 and pass its range (3.4e38) here; scale the weights down")
