@@ -90,8 +90,8 @@ class PartitionedSSSP(SSSP):
         return Functor(NEXT_BUCKET_OF_PARTS, filename="<sssp next bucket>", buckets=self.buckets.view,
                        totals=self.totals)
 
-    def starting(self, source, delta, pairs=0):
-        return super().starting(self.part.local_id(source), delta, pairs)
+    def starting(self, source, delta):
+        return super().starting(self.part.local_id(source), delta)
 
     def parents(self, source):
         """Every vertex's parent (the user's ids), proxies told their final distances first."""

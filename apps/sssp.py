@@ -34,23 +34,14 @@ RELAX_SPLIT = dict(cond="""
 DISTANCE = "double operator()(int v) const { return dist[v]; }"  # a far vertex's label, when split again
 UNROLL = 4  # iterations per iteration of the device loop: one with empty buckets does nothing
 # loop="async": a path's length through an in-neighbour, as the bits of a float (non-negative: ordered as uint),
-# in buckets of delta = widths[0] (each bound above the last, however small delta).
+# in buckets: a distance `width` above another.
 PATH_LENGTH = """const float length = minigr::bit_cast<float>(label) + weights[edge];
     return minigr::bit_cast<unsigned>(length);"""
-NEXT_BOUND = """double width = widths[0];
-    if (widths[1] > 0) {  // delta 'auto': the width follows the pairs a bucket queued towards widths[1]
-        width *= fmin(2.0, fmax(0.5, widths[1] / fmax((double)queued, 1.0)));
-        widths[0] = width;
-    }
-    const float next = minigr::bit_cast<float>(smallest) + width;
-    const unsigned bound = minigr::bit_cast<unsigned>(next);
-    return bound > smallest ? bound : smallest + 1;"""
-# loop="async", delta="auto": the first bucket 32 mean weights wide, then each as wide as makes it queue about
-# BUCKET_PAIRS pairs for each thread working the queue: wide where few vertices settle at each distance (one
-# bucket for luxembourg_osm), narrow where many do, lest they be corrected again. H100, 2026-11-26, against the
-# best fixed width: USA-road-d.NY 4.2 ms (128 mean weights 4.1, 32 5.1), luxembourg_osm 2.5-2.9 (2.8), grid_22
-# 23.1 (32: 23.6, 128: 47.2), grid_20 10.5 (11.0); starting at 128 mean weights 7-15% slower; 8 to 24 pairs even.
-ASYNC_DELTA, BUCKET_PAIRS = 32, 12
+ABOVE = "return minigr::bit_cast<unsigned>((float)(minigr::bit_cast<float>(label) + width));"
+# loop="async", delta="auto": the first bucket 32 mean weights wide, then each as wide as the pairs it queued
+# want (Relax's adapt); starting at 128 mean weights was 7-15% slower (H100, 2026-11-26, USA-road-d.NY,
+# luxembourg_osm, grid_20, grid_22), at 8 or 128 on 2026-11-27 NY 3.93 / 4.14 ms against 3.88.
+ASYNC_DELTA = 32
 # The parent of v: its smallest in-neighbour on a shortest path (with weights
 # above 0 it is closer to the source, so parents form a tree).
 PARENT = """int operator()(int v, int u, long long edge) const {
@@ -58,14 +49,12 @@ PARENT = """int operator()(int v, int u, long long edge) const {
 }"""
 OWN_PARENT = "void operator()(long long) const { if (origin[0] >= 0) parent[origin[0]] = origin[0]; }"
 # A run's start: the source at 0 (root -1: none here), the rest unreached; the source alone in
-# the near bucket; the async buckets' [width, pairs]. Over max(n, 1) items.
+# the near bucket. Over max(n, 1) items.
 RESET = """void operator()(long long v) const {
     if (v < n) dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
     if (v == 0) {
         origin[0] = root;
         buckets.reset(root, delta);
-        widths[0] = delta;
-        widths[1] = pairs;
     }
 }"""
 
@@ -99,10 +88,10 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     source = check_source(graph, source)
     run = problem(graph, ("sssp",), lambda: SSSP(graph))
     mode = loop_mode(graph, loop, relaxes=True)
-    width, pairs = bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), 0
+    width, adapt = bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), False
     if mode == "async" and delta == "auto":  # buckets that adapt, from ASYNC_DELTA mean weights
-        width, pairs = max(run.mean, 1e-30) * ASYNC_DELTA, BUCKET_PAIRS * run.lengths.workers
-    result = settle(run, graph, source, width, mode, pairs)
+        width, adapt = max(run.mean, 1e-30) * ASYNC_DELTA, True
+    result = settle(run, graph, source, width, mode, adapt)
     # a path may pass float32's range (compared as Python floats: a float32 cast of a larger one warns)
     if (graph.num_vertices - 1) * run.largest >= float(numpy.finfo(numpy.float32).max):
         distance, sources = result.values["distance"], graph.edge_sources()
@@ -111,17 +100,17 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     return result
 
 
-def settle(run, graph, source, delta, loop, pairs=0):
+def settle(run, graph, source, delta, loop, adapt=False):
     """Runs an SSSP Problem from source: the Result of its graph's own vertices
-    (graph: the Graph, or the Part that run is on). pairs: loop="async"'s
-    buckets adapt their width to queue about as many (0: delta wide)."""
+    (graph: the Graph, or the Part that run is on). adapt: loop="async"'s
+    buckets widen or narrow by the pairs each queued (else they stay delta wide)."""
     mode = loop_mode(run.graph, loop)
-    relaxed = (lambda: run.wait_relaxed(source)) if graph is run.graph else None  # not on a part
+    relaxed = (lambda: run.wait_relaxed(source, delta, adapt)) if graph is run.graph else None  # not on a part
     with Timer(run.graph.device) as timer:
         # the frontier form settles within n + 1 iterations; delta-stepping's
         # empty buckets have no such bound, so only the counter's range caps it
         limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
-        iterations, exhausted = run.run_mode(mode, limit, relaxed, run.starting(source, delta, pairs))
+        iterations, exhausted = run.run_mode(mode, limit, relaxed, run.starting(source, delta))
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
@@ -147,16 +136,15 @@ class SSSP(Problem):
         self.origin, self.found = xp.empty(1, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)  # source, parents
         own = Functor(OWN_PARENT, filename="<sssp own parent>", origin=self.origin, parent=self.found)
         self.finding = Replay("sssp parents", graph.device, lambda: (self.in_parents(self.found), transform(1, own)))
-        self.buckets, self.widths = Buckets(n, graph.device), xp.zeros(2)  # widths: loop="async"'s [width, pairs]
+        self.buckets = Buckets(n, graph.device)
         self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", dist=self.dist, weights=graph.weights,
                                     buckets=self.buckets.view)
         self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, buckets=self.buckets.view,
-                             widths=self.widths, origin=self.origin, n=numpy.int64(n), delta=numpy.float64(1),
-                             pairs=numpy.float64(0), root=numpy.int32(0))
+                             origin=self.origin, n=numpy.int64(n), delta=numpy.float64(1), root=numpy.int32(0))
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
         self.start_loop(graph, self.iteration, self.next_bucket(), UNROLL, self.buckets.overflow_checks())
         self.lengths = Relax(graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
-                             next_bound=NEXT_BOUND, name="sssp", weights=graph.weights, widths=self.widths)  # async
+                             above=ABOVE, name="sssp", weights=graph.weights)  # async
 
     def iteration(self):
         near = self.buckets.near
@@ -166,15 +154,15 @@ class SSSP(Problem):
     def next_bucket(self):
         return self.buckets.next_condition()
 
-    def starting(self, source, delta, pairs=0):
+    def starting(self, source, delta):
         """(items, functor): the transform a run from source begins with; source: a
         vertex id of this graph, or None (a part without it)."""
         return max(self.graph.num_vertices, 1), self.start.with_values(root=-1 if source is None else source,
-                                                                      delta=delta, pairs=pairs)
+                                                                      delta=delta)
 
-    def wait_relaxed(self, source):
+    def wait_relaxed(self, source, width, adapt):
         """loop="async": the pairs queued, or None where the queue overflowed (then reset and loop): waits."""
-        self.lengths.run([source], [0])
+        self.lengths.run([source], [0], width, adapt)
         return self.lengths.wait_pushes()
 
     def parents(self, source):

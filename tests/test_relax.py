@@ -108,27 +108,38 @@ def test_relax_min_labels_find_components(device, name):
     numpy.testing.assert_array_equal(to_host(labels), smallest[component])
 
 
+PATH = "return minigr::bit_cast<unsigned>(minigr::bit_cast<float>(label) + weights[edge]);"
+ABOVE = "asked[0] += 1; return minigr::bit_cast<unsigned>((float)(minigr::bit_cast<float>(label) + width));"
+
+
 @pytest.mark.parametrize("width", [1, 100, 10**6])
-def test_relax_in_buckets_finds_shortest_paths(device, width):
-    """Buckets of `width` in distance (next_bound), each worked without levels:
-    Dijkstra's distances, with more buckets the narrower they are; next_bound
-    is told every pair that each bucket queued."""
+@pytest.mark.parametrize("adapt", [False, True])
+def test_relax_in_buckets_finds_shortest_paths(device, width, adapt):
+    """Buckets `width` apart in distance (above), each worked without levels:
+    Dijkstra's distances, with more buckets the narrower they are, above()
+    asked once a bucket; with adapt the width follows the pairs each queued,
+    from half to twice the last."""
     graph = nasty_graphs(device, weighted=True)["grid"]
     xp = graph.xp
     dist = xp.full(graph.num_vertices, numpy.inf, numpy.float32)
     dist[7] = 0
-    told = xp.zeros(1, numpy.int64)
-    lengths = Relax(graph, dist.view(numpy.uint32), "return minigr::bit_cast<unsigned>(minigr::bit_cast<float>(label) "
-                    "+ weights[edge]);", next_bound=f"told[0] += queued; return minigr::bit_cast<unsigned>("
-                    f"minigr::bit_cast<float>(smallest) + {width}.0f);", name="paths", weights=graph.weights, told=told)
-    lengths.run([7], [0])
-    pushes = lengths.wait_pushes()
-    assert pushes > 1 and int(told[0]) == pushes  # the deferred pairs were queued again
+    asked = xp.zeros(1, numpy.int64)
+    lengths = Relax(graph, dist.view(numpy.uint32), PATH, above=ABOVE, name="paths", weights=graph.weights,
+                    asked=asked)
+    lengths.run([7], [0], width, adapt)
+    assert lengths.wait_pushes() > 1
     buckets, _ = lengths.loop.wait_iterations()
     expected = scipy.sparse.csgraph.dijkstra(graph.to_scipy(), indices=7)
     numpy.testing.assert_allclose(to_host(dist), expected, rtol=1e-6)
     longest = expected[numpy.isfinite(expected)].max()
-    assert buckets >= min(longest / width, 50) and (width < longest or buckets <= 3)
+    assert int(asked[0]) == buckets
+    if adapt:
+        assert width / 2.0 ** buckets <= float(lengths.widths[0]) <= width * 2.0 ** buckets
+    else:
+        assert float(lengths.widths[0]) == width
+        assert buckets >= min(longest / width, 50) and (width < longest or buckets <= 3)
+    with pytest.raises(MinigrError, match="paths: relax takes a bucket width exactly where it runs in buckets"):
+        lengths.run([7], [0])
 
 
 def test_relax_refuses_bad_labels_and_names_a_bad_candidate(device):
@@ -146,14 +157,14 @@ def test_relax_refuses_bad_labels_and_names_a_bad_candidate(device):
 def test_a_fault_inside_the_queue_names_the_primitive(buckets):
     """A candidate that faults inside the worklist kernel: a clear error naming
     the primitive (in its own process: the fault ruins the context)."""
-    bound = "'return smallest + 1;'" if buckets else "None"
+    above = "'return label + 1;'" if buckets else "None"
     script = ("import numpy, minigr\n"
               "from minigr.operators import Relax\n"
               "graph = minigr.load('grid:scale=6,seed=1', device='gpu')\n"
               "labels = graph.xp.full(graph.num_vertices, 7, numpy.uint32)\n"
               "bad = Relax(graph, labels, '((volatile int*)8)[dst] = 1; return 0;', name='faulty', "
-              f"next_bound={bound})\n"
-              "bad.run([0], [0])\n"
+              f"above={above})\n"
+              f"bad.run([0], [0], {1.0 if buckets else None})\n"
               "bad.wait_pushes()\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode != 0 and "faulty: the GPU failed while relaxing" in done.stderr, done.stderr
@@ -207,7 +218,7 @@ def test_sssp_async_buckets_widen_where_they_queue_little(device):
     for delta, widened in (("auto", True), (7.0, False)):
         result = sssp(path, 0, loop="async", delta=delta)
         numpy.testing.assert_array_equal(to_host(result.distance), numpy.arange(n))
-        width = float(path.problems[("sssp",)].widths[0])
+        width = float(path.problems[("sssp",)].lengths.widths[0])
         assert width > 4 * ASYNC_DELTA if widened else width == 7.0
 
 

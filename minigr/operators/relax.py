@@ -6,12 +6,13 @@ latency of its own loads, with no level, barrier or launch between its steps.
 Labels are uint32, and smaller is better: an int32 or a non-negative float32
 array viewed as uint32 orders the same. It wins where levels are many and
 small (road maps), and loses where a vertex has many edges: one thread walks
-a vertex's edges. With next_bound, it relaxes in buckets of labels, as
+a vertex's edges. With `above`, it relaxes in buckets of labels, as
 delta-stepping does, each worked without levels: fewer labels corrected
-again where paths of many hops are not the shortest (road maps' distances)."""
+again where paths of many hops are not the shortest (road maps' distances);
+the buckets may widen or narrow by the work each queued."""
 import numpy
 
-from ..transforms import Functor, Worklist, worklist_transform
+from ..transforms import Functor, Worklist, transform, worklist_transform
 from ..transforms.errors import MinigrError, naming_errors
 from ..transforms.loop import Loop
 from ..transforms.worklist import workers
@@ -72,6 +73,24 @@ __device__ void operator()(int src, unsigned label, const minigr::Worklist& queu
 # 4.6-5.1; pushes a vertex 0.2-1.0 against 1.7-6.2 (.devrun/asyncprobe.py, asyncmodes.py).
 CHASE = 64
 PUSHES_PER_VERTEX = 8  # room in the queue: BFS on road maps and grids pushed 1.5-6.5 per vertex
+# Buckets that adapt (run(adapt=True)): each as wide as makes it queue about BUCKET_PAIRS pairs for each
+# worker, from half to twice the last: wide where few vertices settle at each label (one bucket for
+# SSSP on luxembourg_osm), narrow where many do, lest they be corrected again. SSSP, H100, 2026-11-26,
+# against the best fixed width: USA-road-d.NY 4.2 ms (128 mean weights 4.1, 32 5.1), luxembourg_osm
+# 2.5-2.9 (2.8), grid_22 23.1 (32: 23.6, 128: 47.2), grid_20 10.5 (11.0); 8 to 24 pairs even, and on
+# 2026-11-27 3 / 6 / 12 / 24 / 48 pairs NY 3.96 / 3.91 / 3.88 / 3.79 / 3.75 ms, grid_22 24.8 / 23.8 /
+# 23.4 / 24.3 / 27.7. widths = [the width, the pairs a bucket aims at: 0, the width stays].
+BUCKET_PAIRS = 12
+NEXT_BOUND = """unsigned operator()(unsigned smallest, unsigned long long queued) const {
+    double width = widths[0];
+    if (widths[1] > 0) {
+        width *= fmin(2.0, fmax(0.5, widths[1] / fmax((double)queued, 1.0)));
+        widths[0] = width;
+    }
+    const unsigned bound = above(smallest, width);
+    return bound > smallest ? bound : smallest + 1;  // each bound above the last, however narrow the width
+}"""
+WIDTHS = "void operator()(long long) const { widths[0] = width; widths[1] = target; }"
 QUEUE_SPARE = 65536  # and room beyond, for small graphs
 
 
@@ -79,11 +98,12 @@ class Relax:
     """relax over `graph`'s out-edges, into `labels` (uint32, one per vertex),
     with the body of `unsigned candidate(int src, int dst, long long edge,
     unsigned label)` stated as `candidate` (it sees the captures by name).
-    With `next_bound`, the body of `unsigned next_bound(unsigned smallest,
-    unsigned long long queued)` (above smallest; same captures), it runs in
-    buckets: a run corrects the labels below a bound and defers the others,
-    and the next bucket's bound is next_bound(the smallest deferred, the pairs
-    the last bucket queued), in a loop of runs. Errors name `name`.
+    With `above`, the body of `unsigned above(unsigned label, double width)`
+    (the label `width` above `label`; same captures), it runs in buckets: a
+    run corrects the labels below a bound and defers the others, and the next
+    bucket's bound is above(the smallest deferred, the width), in a loop of
+    runs; each run gives the first width, and may let the width follow the
+    pairs each bucket queued (see run). Errors name `name`.
     Keeps its queue, of PUSHES_PER_VERTEX pushes per vertex: where a run needs
     more, wait_pushes() says so and the labels are void.
 
@@ -97,7 +117,7 @@ class Relax:
     (2, [0, 1, 1, 2])
     """
 
-    def __init__(self, graph, labels, candidate, filename="<relax candidate>", *, next_bound=None, name="relax",
+    def __init__(self, graph, labels, candidate, filename="<relax candidate>", *, above=None, name="relax",
                  **captures):
         if labels.dtype != numpy.uint32 or labels.shape != (graph.num_vertices,):
             raise MinigrError(f"relax: labels must be uint32, one per vertex ({graph.num_vertices}); got "
@@ -106,16 +126,27 @@ class Relax:
                      filename=filename, **captures)
         self.edges = Functor(EDGES, filename="<relax>", labels=labels, candidate=op, row_offsets=graph.row_offsets,
                              col_indices=graph.col_indices, chase=numpy.int32(CHASE))
-        self.bound = None if next_bound is None else Functor(
-            f"unsigned operator()(unsigned smallest, unsigned long long queued) const {{ {next_bound}\n}}",
-            filename=f"{filename} next bound", **captures)
+        self.widths, self.bound = graph.xp.zeros(2), None  # see NEXT_BOUND
+        if above is not None:
+            above = Functor(f"unsigned operator()(unsigned label, double width) const {{ {above}\n}}",
+                            filename=f"{filename} above", **captures)
+            self.bound = Functor(NEXT_BOUND, filename="<relax next bound>", widths=self.widths, above=above)
+        self.start_widths = Functor(WIDTHS, filename="<relax widths>", widths=self.widths, width=numpy.float64(0),
+                                    target=numpy.float64(0))
         self.graph, self.name = graph, name
         self.workers = workers(graph.device)  # threads that work the queue at once
         self.queue = self.loop = None  # made on the first run: 8 bytes a push (24 with buckets)
 
-    def run(self, sources, labels):
-        """Queues the run from `sources`, whose labels (already stored) are `labels` (host sequences)."""
+    def run(self, sources, labels, width=None, adapt=False):
+        """Queues the run from `sources`, whose labels (already stored) are
+        `labels` (host sequences). In buckets (with `above`): the first `width`
+        wide, and with adapt each next one as wide as makes it queue about
+        BUCKET_PAIRS pairs for each worker (from half to twice the last)."""
+        if (width is None) != (self.bound is None):
+            raise MinigrError(f"{self.name}: relax takes a bucket width exactly where it runs in buckets (above=)")
         with naming_errors(self.name, "relaxing"):
+            if width is not None:
+                transform(1, self.start_widths.with_values(width=width, target=BUCKET_PAIRS * self.workers * adapt))
             self._run(sources, labels)
 
     def _run(self, sources, labels):
