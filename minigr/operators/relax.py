@@ -73,6 +73,7 @@ __device__ void operator()(int src, unsigned label, const minigr::Worklist& queu
 # 4.6-5.1; pushes a vertex 0.2-1.0 against 1.7-6.2 (.devrun/asyncprobe.py, asyncmodes.py).
 CHASE = 64
 PUSHES_PER_VERTEX = 8  # room in the queue: BFS on road maps and grids pushed 1.5-6.5 per vertex
+QUEUE_SPARE = 65536  # and room beyond, for small graphs
 # Buckets that adapt (run(adapt=True)): each as wide as makes it queue about BUCKET_PAIRS pairs for each
 # worker, from half to twice the last: wide where few vertices settle at each label (one bucket for
 # SSSP on luxembourg_osm), narrow where many do, lest they be corrected again. SSSP, H100, 2026-11-26,
@@ -91,7 +92,6 @@ NEXT_BOUND = """unsigned operator()(unsigned smallest, unsigned long long queued
     return bound > smallest ? bound : smallest + 1;  // each bound above the last, however narrow the width
 }"""
 WIDTHS = "void operator()(long long) const { widths[0] = width; widths[1] = target; }"
-QUEUE_SPARE = 65536  # and room beyond, for small graphs
 
 
 class Relax:
