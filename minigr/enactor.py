@@ -165,8 +165,8 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
     64M edges: 0.31 / 0.57 / 0.84 / 2.1 / 6.4 / 12.5 ms against 0.49 / 0.59 /
     1.0 / 1.3 / 3.4 / 6.3). BFS passes "persistent": its dense levels are few
     and pulled (kron_s21_e16 0.50 ms against 0.61, 2026-11-27; a 4k-vertex
-    graph's whole call 0.13 ms of wall time against 0.18). relaxes: the primitive has an
-    async form, which "auto" takes on graphs of small degree
+    graph's whole call 0.13 ms of wall time against 0.18). relaxes: the
+    primitive has an async form, which "auto" takes on graphs of small degree
     (ASYNC_MAX_DEGREE), where levels are many and small (up to
     ASYNC_MAX_VERTICES, the largest measured): BFS / SSSP on USA-road-d.NY
     1.7 / 3.9 ms against 4.3 / 10.5 persistent, luxembourg_osm 1.8 / 2.6

@@ -66,8 +66,8 @@ class PowerIteration(Problem):
                        **self.vectors, **captures)
 
     def start_loop(self, body):
-        super().start_loop(self.graph, body, self.functor(NOT_CONVERGED, "converged", change=self.change,
-                                                                  count=numpy.int32(len(self.sums))))
+        converged = self.functor(NOT_CONVERGED, "converged", change=self.change, count=numpy.int32(len(self.sums)))
+        super().start_loop(self.graph, body, converged)
 
     def converge(self, loop, max_iter, tolerance, **starts):
         """Sets each vector named in starts to its value (a number or an
