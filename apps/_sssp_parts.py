@@ -37,24 +37,18 @@ COUNT_NEXT = """void operator()(long long) const {
     totals[0] = buckets.near.appended();
     totals[1] = buckets.far.appended();
 }"""
-# The buckets' next() on parts, whose far labels no part sees all of: the threshold rises by delta
-# at a time. Between exchanges (parts that run apart), on the part alone, only while far vertices
-# wait here; after an exchange from totals = the next near and far levels' sizes on all parts.
+# The buckets' next() on parts, whose far labels no part sees all of: the threshold rises by one
+# delta at a time (Buckets' raise_threshold). Between exchanges (parts that run apart), on the part
+# alone, only while far vertices wait here; after an exchange from totals = the next near and far
+# levels' sizes on all parts.
 NEXT_LOCAL_BUCKET = """void operator()(long long) const {
-    buckets.far.drop_level();
-    if (buckets.near.next_level() > 0) return;
-    if (buckets.far.appended() > 0) {
-        buckets.bucket[0] += buckets.bucket[1];
-        buckets.far.next_level();
-    }
+    if (buckets.next_near() == 0 && buckets.far.appended() > 0) buckets.raise_threshold(1);
 }"""
 ROUND_ITERATIONS = 32  # iterations between exchanges where parts run apart
 NEXT_BUCKET_OF_PARTS = """bool operator()() const {
-    buckets.far.drop_level();
-    buckets.near.next_level();
+    buckets.next_near();
     if (totals[0] > 0) return true;
-    buckets.bucket[0] += buckets.bucket[1];
-    buckets.far.next_level();
+    buckets.raise_threshold(1);
     return totals[1] > 0;
 }"""
 

@@ -321,6 +321,37 @@ def test_buckets_place_raise_and_split(device):
     assert float(buckets.bucket[2]) == label[stays].min()
 
 
+# The parts' lockstep step (apps/_sssp_parts.py): near's next level, then the threshold one delta up.
+RAISE_ONE = """void operator()(long long) const {
+    sizes[0] = buckets.next_near();
+    sizes[1] = buckets.raise_threshold(1);
+}"""
+
+
+def test_buckets_raise_threshold_by_one(device):
+    """raise_threshold(1): with near dry and far's labels 3 and up, the threshold rises by
+    exactly one delta each time, through the empty buckets that next() would skip, far's
+    vertices become current (a split keeps them far) and its lowest label is forgotten."""
+    from minigr.transforms.backend import array_module
+    xp, rng, n, delta = array_module(device), numpy.random.default_rng(7), 1000, 0.25
+    label = 3 + numpy.round(rng.random(n) * 4) / 4
+    ids = numpy.flatnonzero(rng.random(n) < 0.7).astype(numpy.int32)
+    buckets, sizes = Buckets(n, device), xp.zeros(2, numpy.int64)
+    labels = Functor("double operator()(int v) const { return label[v]; }", label=xp.asarray(label))
+    raise_one = Functor(RAISE_ONE, buckets=buckets.view, sizes=sizes)
+    transform(1, Functor("void operator()(long long) const { buckets.reset(-1, delta); }", buckets=buckets.view,
+                         delta=numpy.float64(delta)))
+    transform(1, Functor(OFFER, buckets=buckets.view, ids=xp.asarray(ids), label=xp.asarray(label),
+                         count=numpy.int64(len(ids))))
+    for k in (1, 2, 3):
+        transform(1, raise_one)
+        assert to_host(sizes).tolist() == [0, len(ids)]
+        assert to_host(buckets.bucket).tolist() == [delta * (k + 1), delta, numpy.inf]
+        numpy.testing.assert_array_equal(numpy.sort(to_host(buckets.far.wait_ids())), numpy.sort(ids))
+        buckets.split(labels)  # all stay far (near's next level stays empty: sizes[0] above)
+        assert float(buckets.bucket[2]) == label[ids].min()
+
+
 def test_frontier_levels(device):
     """Levels read in ring order across the ring's end; sizes stay on the device."""
     rng = numpy.random.default_rng(6)
