@@ -33,12 +33,13 @@ def tree_walk(xp, n, capacity):
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 1000, 100000])
-def test_worklist_runs_until_no_pair_is_left(xp, n):
+@pytest.mark.parametrize("lone", [False, True])
+def test_worklist_runs_until_no_pair_is_left(xp, n, lone):
     queue, walk, depth = tree_walk(xp, n, n)
     for _ in range(2):  # the queue is left empty for the next run
         depth.fill(-1)
         queue.reset([0], [0])
-        worklist_transform(queue, walk)
+        worklist_transform(queue, walk, lone)
         assert queue.wait_pushes() == n
         numpy.testing.assert_array_equal(to_host(depth), numpy.floor(numpy.log2(numpy.arange(n) + 1)))
 
@@ -93,13 +94,16 @@ def test_worklist_refuses_bad_capacity_and_starts(xp):
 
 @pytest.mark.parametrize("name", ["random_undirected", "disconnected_loops_duplicates", "star", "one_vertex",
                                   "kronecker", "grid"])
-def test_relax_min_labels_find_components(device, name):
+@pytest.mark.parametrize("lone_below", [0, 2**31])
+def test_relax_min_labels_find_components(device, name, lone_below, monkeypatch):
     """WCC by label correcting: every vertex starts with its own id, and the
-    smallest id of each component spreads over it."""
+    smallest id of each component spreads over it, by whole warps or lone workers."""
+    monkeypatch.setattr(relax_module, "LONE_BELOW", lone_below)
     graph = nasty_graphs(device, undirected_only=True)[name]
     xp, n = graph.xp, graph.num_vertices
     labels = xp.arange(n, dtype=numpy.uint32)
     spread = Relax(graph, labels, "return label;", filename="<smallest id>")
+    assert spread.lone == (n < lone_below)
     spread.run(numpy.arange(n), numpy.arange(n))
     assert spread.wait_pushes() >= n
     _, component = scipy.sparse.csgraph.connected_components(graph.to_scipy(), directed=False)
@@ -114,11 +118,13 @@ ABOVE = "asked[0] += 1; return minigr::bit_cast<unsigned>((float)(minigr::bit_ca
 
 @pytest.mark.parametrize("width", [1, 100, 10**6])
 @pytest.mark.parametrize("adapt", [False, True])
-def test_relax_in_buckets_finds_shortest_paths(device, width, adapt):
-    """Buckets `width` apart in distance (above), each worked without levels:
-    Dijkstra's distances, with more buckets the narrower they are, above()
-    asked once a bucket; with adapt the width follows the pairs each queued,
-    from half to twice the last."""
+@pytest.mark.parametrize("lone_below", [0, 2**31])
+def test_relax_in_buckets_finds_shortest_paths(device, width, adapt, lone_below, monkeypatch):
+    """Buckets `width` apart in distance (above), each worked without levels
+    (by whole warps or lone workers): Dijkstra's distances, with more buckets
+    the narrower they are, above() asked once a bucket; with adapt the width
+    follows the pairs each queued, from half to twice the last."""
+    monkeypatch.setattr(relax_module, "LONE_BELOW_IN_BUCKETS", lone_below)
     graph = nasty_graphs(device, weighted=True)["grid"]
     xp = graph.xp
     dist = xp.full(graph.num_vertices, numpy.inf, numpy.float32)
@@ -126,6 +132,7 @@ def test_relax_in_buckets_finds_shortest_paths(device, width, adapt):
     asked = xp.zeros(1, numpy.int64)
     lengths = Relax(graph, dist.view(numpy.uint32), PATH, above=ABOVE, name="paths", weights=graph.weights,
                     asked=asked)
+    assert lengths.lone == (graph.num_vertices < lone_below)
     lengths.run([7], [0], width, adapt)
     assert lengths.wait_pushes() > 1
     buckets, _ = lengths.loop.wait_iterations()
@@ -270,6 +277,6 @@ def test_async_kernels_compile_with_nvrtc(monkeypatch, tmp_path):
         bfs(graph, 0, loop="async")
         sssp(graph, 0, loop="async")
     calls = [source[source.rindex("minigr_kernel("):] for source in compiled]
-    for call in ("minigr::worklist(", "minigr::next_bucket(", "minigr::split_deferred("):
+    for call in ("minigr::worklist<", "minigr::next_bucket(", "minigr::split_deferred("):
         assert any(call in source for source in compiled), call
-    assert len([c for c in calls if "worklist(minigr::worklist_of" in c]) == 2  # BFS's and SSSP's
+    assert len([c for c in calls if "minigr::worklist<" in c]) == 2  # BFS's and SSSP's

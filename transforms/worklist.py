@@ -18,6 +18,8 @@ WORDS, BOUND, SMALLEST, TO_SPLIT, PUSHES = 10, 3, 4, 8, 9  # worklist.h's workli
 # more nearly in order: BFS on USA-road-d.NY 2.66 ms with 64, 2.93 with 128,
 # 3.98 with 256 (H100, 2026-11-26, .devrun/asyncprobe.py).
 WORKERS_PER_SM = 64
+# Lone workers (worklist_transform's lone): warps per SM, one lane of each working.
+LONE_WORKERS_PER_SM = 8
 # The queue as worklist.h's struct, from a functor's captures (uint64_t is not unsigned long long on every C++).
 _QUEUE = """minigr::Worklist queue() const {
     using word = unsigned long long;
@@ -94,22 +96,27 @@ class Worklist:
         return None if overflowed else int(words[PUSHES]) + (int(words[0]) >> 32)
 
 
-def workers(device):
-    """Threads that work a queue at once on `device` (worklist_transform's grid): one on the CPU."""
-    return multiprocessors(current_gpu()) * WORKERS_PER_SM if device == "gpu" else 1
+def workers(device, lone=False):
+    """Threads that work a queue at once on `device` (worklist_transform's, with
+    its `lone`): one on the CPU."""
+    return multiprocessors(current_gpu()) * (LONE_WORKERS_PER_SM if lone else WORKERS_PER_SM) if device == "gpu" else 1
 
 
-def worklist_transform(queue, f):
+def worklist_transform(queue, f, lone=False):
     """Calls f(item, key, queue) for every pair of `queue`, those it holds and
     those that f pushes with queue.push(item, key) (a minigr::Worklist), until
     none is left: one launch. f is `void operator()(int item, unsigned key,
     const minigr::Worklist& queue) const`. The GPU takes pairs in about the
-    order pushed, many at once; the CPU in exactly that order. Past its
-    capacity a queue drops pushes and says so (Worklist.wait_pushes)."""
+    order pushed, many at once: WORKERS_PER_SM a multiprocessor, the lanes of
+    whole warps, or with `lone` LONE_WORKERS_PER_SM, each a warp of its own (for
+    queues that hold little at once, where a warp's lanes would wait on each
+    other's work); the CPU in exactly that order. Past its capacity a queue
+    drops pushes and says so (Worklist.wait_pushes)."""
     device = call_device([f], [queue.slots])
     blocks = multiprocessors(current_gpu()) if device == "gpu" else 1
-    call = "minigr::worklist(minigr::worklist_of(words, slots, deferred, capacity), f0)"
+    call = "minigr::worklist{}(minigr::worklist_of(words, slots, deferred, capacity), f0)"
     launch(device, [("unsigned long long*", "words"), ("unsigned long long*", "slots"),
                     ("unsigned long long*", "deferred"), ("long long", "capacity")],
-           [queue.words, queue.slots, queue.deferred, numpy.int64(queue.capacity)], [f], {"gpu": call, "cpu": call},
-           blocks, WORKERS_PER_SM)
+           [queue.words, queue.slots, queue.deferred, numpy.int64(queue.capacity)], [f],
+           {"gpu": call.format("<1>" if lone else "<32>"), "cpu": call.format("")}, blocks,
+           LONE_WORKERS_PER_SM * 32 if lone else WORKERS_PER_SM)

@@ -92,6 +92,14 @@ NEXT_BOUND = """unsigned operator()(unsigned smallest, unsigned long long queued
     return bound > smallest ? bound : smallest + 1;  // each bound above the last, however narrow the width
 }"""
 WIDTHS = "void operator()(long long) const { widths[0] = width; widths[1] = target; }"
+# Lone workers (worklist_transform's lone: 8 an SM, a warp each) on graphs of fewer vertices than these,
+# without buckets and with: their queues hold little at once, and a lane's chase of up to CHASE hops held
+# up the pairs its warp-mates had taken. H100, 2026-11-27, BFS / SSSP ms, 64 workers an SM in whole warps
+# against 8 lone (.devrun/wlab4.py): luxembourg_osm (115k vertices) 1.91 / 2.65 against 0.89 / 1.31,
+# grid_16 1.26 / 2.25 against 0.74 / 1.57, grid_18 2.48 / 4.44 against 1.56 / 3.45, USA-road-d.NY (264k)
+# 1.72 / 4.16 against 2.10 / 3.02, grid_20 5.3 / 10.7 against 10.8 / 9.4, grid_22 12.7 / 23.1 against
+# 224 / 31. A bucket holds less than a run without buckets does, so SSSP goes lone on larger graphs than BFS.
+LONE_BELOW, LONE_BELOW_IN_BUCKETS = 2**17, 2**21
 
 
 class Relax:
@@ -134,7 +142,8 @@ class Relax:
         self.start_widths = Functor(WIDTHS, filename="<relax widths>", widths=self.widths, width=numpy.float64(0),
                                     target=numpy.float64(0))
         self.graph, self.name = graph, name
-        self.workers = workers(graph.device)  # threads that work the queue at once
+        self.lone = graph.num_vertices < (LONE_BELOW if above is None else LONE_BELOW_IN_BUCKETS)
+        self.workers = workers(graph.device, self.lone)  # threads that work the queue at once
         self.queue = self.loop = None  # made on the first run: 8 bytes a push (24 with buckets)
 
     def run(self, sources, labels, width=None, adapt=False):
@@ -154,12 +163,12 @@ class Relax:
             capacity = min(PUSHES_PER_VERTEX * self.graph.num_vertices + QUEUE_SPARE, 2**31 - 1)
             self.queue = Worklist(capacity, self.graph.device, buckets=self.bound is not None)
             if self.bound is not None:
-                self.loop = Loop(self.name, self.graph.device, lambda: (worklist_transform(self.queue, self.edges),
-                                                                        self.queue.split(self.bound)),
-                                 self.queue.holds_pairs())
+                self.loop = Loop(self.name, self.graph.device,
+                                 lambda: (worklist_transform(self.queue, self.edges, self.lone),
+                                          self.queue.split(self.bound)), self.queue.holds_pairs())
         if self.loop is None:
             self.queue.reset(sources, labels)
-            worklist_transform(self.queue, self.edges)
+            worklist_transform(self.queue, self.edges, self.lone)
             return
         self.queue.reset(sources, labels, bound=0)  # the sources' run defers all it finds: the first split bounds it
         self.loop.run("device", 2**31 - 1)

@@ -4,13 +4,15 @@
 // no barrier: a chain of pushes runs at the latency of its own loads
 // (asynchronous label correcting, as in Atos). A pair is published with a
 // release store and taken with an acquire load, so f sees what its pusher
-// wrote before the push.
+// wrote before the push. LANES of each warp work (32, or 1: a warp of its
+// own each, whose chains no warp-mate's wait holds up); the others leave.
 namespace minigr {
 
-template <class F>
+template <int LANES, class F>
 __device__ void worklist(const Worklist& queue, F& f)
 {
     using namespace worklist_word;
+    if (threadIdx.x % 32 >= LANES) return;
     for (;;) {
         const unsigned long long position = atomicAdd(&queue.words[TAKEN], 1ull);
         if (position >= (unsigned long long)queue.capacity) return;
