@@ -93,6 +93,4 @@ class PartitionedSSSP(SSSP):
         parent = self.in_parents()
         found = parent >= 0
         parent[found] = self.part.user_ids[parent[found]]
-        if self.part.local_id(source) is not None:
-            parent[self.part.local_id(source)] = source
         return parent

@@ -142,8 +142,7 @@ class BFS(Problem):
         """loop="async": the levels, or None where the queue overflowed (then reset
         and loop): waits."""
         self.hops.run([source], [0])
-        smallest_in_neighbour(self.graph, self.level_up, out=self.parent)
-        self.parent[source] = source
+        smallest_in_neighbour(self.graph, self.level_up, out=self.parent, own=source)
         deepest = self.depth.max()  # queued with the parents before the one wait: void too where it overflowed
         return None if self.hops.wait_pushes() is None else int(deepest) + 1
 

@@ -19,7 +19,7 @@ from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, check_weights, count_later, loop_mode, problem
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
-from minigr.transforms import Functor, copied, transform
+from minigr.transforms import Functor, copied
 from minigr.transforms.errors import MinigrError
 from minigr.transforms.loop import Replay
 
@@ -47,7 +47,6 @@ ASYNC_DELTA = 32
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
-OWN_PARENT = "void operator()(long long) const { if (origin[0] >= 0) parent[origin[0]] = origin[0]; }"
 # A run's start: the source at 0 (root -1: none here), the rest unreached; the source alone in
 # the near bucket. Over max(n, 1) items.
 RESET = """void operator()(long long v) const {
@@ -134,8 +133,7 @@ class SSSP(Problem):
         self.zero_weights = lowest == 0
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.origin, self.found = xp.empty(1, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)  # source, parents
-        own = Functor(OWN_PARENT, filename="<sssp own parent>", origin=self.origin, parent=self.found)
-        self.finding = Replay("sssp parents", graph.device, lambda: (self.in_parents(self.found), transform(1, own)))
+        self.finding = Replay("sssp parents", graph.device, lambda: self.in_parents(self.found))
         self.buckets = Buckets(n, graph.device)
         self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", dist=self.dist, weights=graph.weights,
                                     buckets=self.buckets.view)
@@ -172,12 +170,13 @@ class SSSP(Problem):
             tight = graph.xp.isfinite(dist[sources]) & (dist[sources] + graph.weights == dist[targets])
             return bfs(Graph.from_edges(sources[tight], targets[tight], num_vertices=self.owned, device=graph.device),
                        source).parent
-        self.finding.run()  # in_parents, and the source its own
+        self.finding.run()
         return copied(self.found)
 
     def in_parents(self, out=None):
-        """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1 (into out)."""
-        return smallest_in_neighbour(self.graph, self.parent, out)
+        """Each vertex's smallest in-neighbour on a shortest path (local ids), or -1, the
+        run's source (origin, set on the device by its reset) its own (into out)."""
+        return smallest_in_neighbour(self.graph, self.parent, out, own=self.origin)
 
 
 def bucket_delta(delta, largest, num_vertices, num_edges):

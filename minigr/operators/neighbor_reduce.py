@@ -3,6 +3,7 @@ or in-neighbours. Over every vertex: load-balanced (a segmented reduction over
 the rows, their partition found once), or on low-degree graphs a group of
 threads per vertex looping over its edges. Over a frontier's level: a thread,
 warp or block per vertex by degree, combining atomically."""
+import numbers
 from pathlib import Path
 
 import numpy
@@ -36,6 +37,7 @@ _COMBINE = """void operator()(long long edge, long long seg, long long rank) con
 }"""
 
 SMALLEST_FOUND = "a < 0 ? b : b < 0 ? a : a < b ? a : b"  # the smaller of two found (not -1)
+_OWN = "void operator()(long long) const { if (own[0] >= 0) out[own[0]] = own[0]; }"
 
 
 def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", reduce="sum", identity=None,
@@ -84,9 +86,17 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
     return out
 
 
-def smallest_in_neighbour(graph, op, out=None):
+def smallest_in_neighbour(graph, op, out=None, own=None):
     """out[v]: the smallest in-neighbour u for which op(v, u, edge) returns u
     (it returns -1 for the others; edge indexes graph.reverse()), or -1 where
-    none does: a parent on shortest paths, found from the distances. Returns
-    out (int32, allocated when None)."""
-    return neighbor_reduce(graph, op, out=out, direction="in", reduce=SMALLEST_FOUND, identity=-1, dtype=numpy.int32)
+    none does: a parent on shortest paths, found from the distances. own: the
+    vertex that is its own parent (the source), an int, or where the call is
+    replayed (a CUDA graph keeps the values it was recorded with) a one-cell
+    int32 device array read as it runs (-1: none). Returns out (int32,
+    allocated when None)."""
+    out = neighbor_reduce(graph, op, out=out, direction="in", reduce=SMALLEST_FOUND, identity=-1, dtype=numpy.int32)
+    if isinstance(own, numbers.Integral):
+        out[own] = own
+    elif own is not None:
+        transform(1, Functor(_OWN, filename="<smallest_in_neighbour own>", own=own, out=out))
+    return out
