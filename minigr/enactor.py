@@ -169,11 +169,11 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
     primitive has an async form, which "auto" takes on graphs of small degree
     (ASYNC_MAX_DEGREE), where levels are many and small (up to
     ASYNC_MAX_VERTICES, the largest measured): BFS / SSSP on USA-road-d.NY
-    1.7 / 3.9 ms against 4.3 / 10.5 persistent, luxembourg_osm 1.8 / 2.6
-    against 7.4 / 11.3, grid_22 12.5 / 22.9 against 27.7 / 39.2; one thread
-    walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS 118 ms against
-    0.82), and where a vertex has many paths of a few hops it is corrected
-    again and again (rgg_n22, at most 37 edges: BFS 102 ms against 18.5).
+    1.6 / 2.9 ms against 3.8 / 11.0 persistent, luxembourg_osm 1.0 / 1.4
+    against 6.3 / 10.5, grid_22 13.1 / 23.1 against 26.3 / 39.4; one thread
+    walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS 120 ms against
+    0.54), and where a vertex has many paths of a few hops it is corrected
+    again and again (rgg_n22, at most 37 edges: BFS 99 ms against 17.0).
     H100, 2026-11-27: `minigr bench primitives` shows every mode."""
     if loop != "auto":
         return loop
