@@ -15,6 +15,7 @@ from minigr.transforms import loop as loop_module
 from minigr.transforms.loop import Loop
 
 from conftest import to_host
+from test_transforms import SUMMED, assert_sums_near, order_sensitive
 
 WHERE = ["device", "host", "persistent"]
 COUNT = "void operator()(long long i) const { counts[it[0] % 3] += 1; total[0] += 1; }"
@@ -213,6 +214,38 @@ def test_persistent_kernels_of_any_block_width_walk_every_segment(xp, block):
                        for source in compiled)
     with pytest.raises(MinigrError, match="persistent_block must be a power of two from 32 to 1024, got 96"):
         Loop("bad", device, lambda: None, Functor(BELOW, total=total, goal=numpy.int64(3)), persistent_block=96)
+
+
+@pytest.mark.parametrize("first", ["device", "persistent"])
+def test_loop_sums_are_the_same_bits_every_run(xp, first):
+    """transform(sums=) in a loop body, of values whose sum depends on the order of
+    its additions: each run gives the same bits, those of the host loop in a CUDA
+    graph (the same grid), its own in a persistent kernel (its grid); the sums'
+    scratch made in the body's capture or the kernel's recording, whichever
+    comes first, and left ready by every launch of either grid. On the CPU the
+    GPU kernels compile with NVRTC."""
+    from minigr.transforms import launch
+    device = "cpu" if xp is numpy else "gpu"
+    n = 10**6 if device == "gpu" else 10**4
+    x = order_sensitive(numpy.random.default_rng(6), n)
+    sums, total = xp.zeros(2), xp.zeros(1, numpy.int64)  # sums new: first used in the loop
+    summed, tick = Functor(SUMMED, x=xp.asarray(x)), Functor("void operator()(long long) const { total[0] += 1; }",
+                                                                total=total)
+    loop = Loop("sums", device, lambda: (transform(n, summed, sums=sums), transform(1, tick)),
+                Functor(BELOW, total=total, goal=numpy.int64(3)))
+    runs = {}
+    for where in [first, "host", "persistent" if first == "device" else "device"] * 2:
+        sums.fill(0)
+        total.fill(0)
+        with launch.compile_check("90") if device == "cpu" else contextlib.nullcontext() as compiled:
+            loop.run(where, 100)
+        assert loop.wait_iterations() == (3, False)
+        runs.setdefault(where, set()).add(to_host(sums).tobytes())
+        if compiled is not None:
+            assert any("transform_sums<2>(n, f0, sums, partials, arrivals)" in source for source in compiled)
+    assert all(len(bits) == 1 for bits in runs.values()) and runs["device"] == runs["host"]
+    for bits in runs.values():
+        assert_sums_near(numpy.frombuffer(bits.pop()), x, times=3)
 
 
 @pytest.mark.gpu

@@ -1,6 +1,7 @@
 """Every transform against a NumPy reference, on both backends, on fresh random
 inputs of many shapes: empty, one item, small, large, skewed segments, empty and
 singleton segments, every value dtype."""
+import math
 import subprocess
 import sys
 
@@ -78,6 +79,49 @@ def test_transform_sums(xp, device, seed):
         count = DeviceCount(xp.asarray([n], dtype=numpy.int64), n) if n % 2 else n
         transform(count, Functor(source, x=xp.asarray(x)), sums=sums)
         numpy.testing.assert_allclose(to_host(sums), [1 + x.sum(), 2 + n, 3 + (x * x).sum()], rtol=1e-10, atol=1e-9)
+
+
+SUMMED = "minigr::Sums<2> operator()(long long i) const { return {x[i], fabs(x[i])}; }"
+
+
+def order_sensitive(rng, n):
+    """Values whose float64 sum depends on the order of its additions: magnitudes from 1e-8 to 1e16, both signs."""
+    return rng.standard_normal(n) * 10.0 ** rng.integers(-8, 17, n)
+
+
+def assert_sums_near(got, x, times=1):
+    """got = times * [sum of x, sum of |x|], within what any order of float64 additions may lose."""
+    slack = times * len(x) * numpy.finfo(numpy.float64).eps * numpy.abs(x).sum()
+    expected = [times * math.fsum(x), times * math.fsum(numpy.abs(x))]
+    numpy.testing.assert_allclose(got, expected, rtol=0, atol=slack)
+
+
+def test_transform_sums_are_the_same_bits_every_run(xp, device):
+    """Sums whose bits depend on the order of their additions come out the same on
+    every run of a grid (one block, and on the GPU every block a transform may
+    have: the last block adds their sums in a fixed order), over an int or a
+    DeviceCount, into the same sums array each time (its scratch left ready)."""
+    rng = numpy.random.default_rng(4)
+    for n in (1000, 10**6):
+        x = order_sensitive(rng, n)
+        f, sums, runs = Functor(SUMMED, x=xp.asarray(x)), xp.zeros(2), set()
+        for run in range(6):
+            sums.fill(0)
+            transform(DeviceCount(xp.asarray([n], dtype=numpy.int64), n) if run % 2 else n, f, sums=sums)
+            runs.add(to_host(sums).tobytes())
+        assert len(runs) == 1
+        assert_sums_near(numpy.frombuffer(runs.pop()), x)
+
+
+def test_transform_sums_kernel_compiles_for_the_gpu():
+    """The GPU twin of a sums transform, its blocks' slots added by the last, compiles with NVRTC."""
+    from minigr.transforms import launch
+    x = numpy.array([1e16, 1.0, -1e16, 2.0])
+    sums = numpy.zeros(2)
+    with launch.compile_check("90") as compiled:
+        transform(len(x), Functor(SUMMED, x=x), sums=sums)
+    assert any("transform_sums<2>(n, f0, sums, partials, arrivals)" in source for source in compiled)
+    assert sums.tolist() == [2.0, 2e16]  # the CPU adds in order: 1e16 + 1 is 1e16
 
 
 def test_transform_sums_are_checked(xp, device):

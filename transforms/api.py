@@ -4,6 +4,8 @@ for that device. transform, segment_transform and intersect_transform also
 take a DeviceCount, a count that earlier kernels left on the device: they then
 launch a fixed grid sized from its bound, and nobody waits to read it."""
 import functools
+import threading
+import weakref
 
 import numpy
 
@@ -12,6 +14,7 @@ from .errors import MinigrError
 from .functor import Functor, c_type
 from .launch import call_device, current_gpu, launch, multiprocessors, recording_block
 from .lookback import await_cell, host_cell, status_words
+from .persistent import BLOCKS_PER_SM
 
 BLOCK = 256
 SCAN_ITEMS = 8        # items per thread in a scan tile
@@ -100,18 +103,61 @@ def _single_pass(device, xp, n, items, entry, arguments, params, args, functors,
 def transform(n, f, sums=None):
     """Calls f(idx) for every idx in [0, n); n an int or a DeviceCount.
     sums: a float64 array of K values; f then returns minigr::Sums<K>, and
-    the sum of its returns over every idx is added to sums (one atomic per
-    value and block: a pass that also sums, such as an iteration's change)."""
+    the sum of its returns over every idx is added to sums (a pass that also
+    sums, such as an iteration's change): on the GPU the same bits on every
+    run of the same grid, whatever order its blocks end in (see
+    transform.cuh). Launches that add into one sums array share its scratch:
+    queue them in order (one stream), not at the same time."""
     device = call_device([f])
     param, arg, bound = _size(device, n)
     if bound == 0:
         return
     params, args, call = [param], [arg], "minigr::transform(n, f0)"
     if sums is not None:
-        params, args = params + [("double*", "sums")], args + [_checked_sums(device, sums)]
-        call = f"minigr::transform_sums<{len(sums)}>(n, f0, sums)"
+        sums = _checked_sums(device, sums)
+        params += [("double*", "sums"), ("double*", "partials"), ("unsigned*", "arrivals")]
+        args += [sums, *_sums_scratch(device, sums)]
+        call = f"minigr::transform_sums<{len(sums)}>(n, f0, sums, partials, arrivals)"
     launch(device, params, args, [f], {"gpu": call, "cpu": call}, _grid(device, bound), BLOCK, any_grid=True,
            count=n)
+
+
+_scratch = {}  # {id of the array that owns a sums array's memory: {(GPU, address, K): (partials, arrivals)}}
+_scratch_lock = threading.Lock()
+_CPU_SCRATCH = (numpy.zeros(1), numpy.zeros(1, numpy.uint32))  # stand-ins: the CPU adds in order
+
+
+def _sums_scratch(device, sums):
+    """(partials, arrivals) of transform(sums=) on the GPU (see transform.cuh):
+    a slot of K values for each block of the largest grid that a transform or a
+    persistent loop launches, and a count at 0. Made on a sums array's first
+    use and kept while the array owning its memory lives, at one address (CUDA
+    graphs and persistent loops keep it): another array there later, another
+    thread's sums, get their own. A first use may come in a loop body being
+    captured (PageRank's), whose allocator refuses memory that the body could
+    let go: this the body never does, so it comes from CuPy's pool itself,
+    zeroed on a stream of its own that the host waits for (the capture records
+    none of it)."""
+    if device == "cpu":
+        return _CPU_SCRATCH
+    import cupy
+    owner = sums
+    while owner.base is not None:
+        owner = owner.base
+    gpu = current_gpu()
+    key = (gpu, sums.data.ptr, len(sums))
+    with _scratch_lock:
+        kept = _scratch.get(id(owner))
+        if kept is None:
+            kept = _scratch[id(owner)] = {}
+            weakref.finalize(owner, _scratch.pop, id(owner), None)  # runs before the id can be reused
+        if key not in kept:
+            slots = multiprocessors(gpu) * max(RESIDENT_BLOCKS_PER_SM, BLOCKS_PER_SM)
+            side = cupy.cuda.Stream(non_blocking=True)
+            with side, cupy.cuda.using_allocator(cupy.get_default_memory_pool().malloc):
+                kept[key] = cupy.empty(slots * len(sums)), cupy.zeros(1, dtype=numpy.uint32)
+            side.synchronize()
+        return kept[key]
 
 
 def _checked_sums(device, sums):

@@ -40,10 +40,11 @@ __device__ long long block_exclusive_sum(long long x, long long& total)
     return result;
 }
 
-// Adds the block's threads' sums into total[0..K), one atomic per value and
-// block; every thread of the block calls it, with zeros if it has none.
+// The sum of the block's threads' Sums<K>, in thread 0, by a fixed tree: the
+// same bits whenever each thread brings the same values. Every thread of the
+// block calls it, with zeros if it has none.
 template <int K>
-__device__ void add_block_sums(double* total, Sums<K> sums)
+__device__ Sums<K> block_sum(Sums<K> sums)
 {
     __shared__ double warp_sums[32][K];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -57,10 +58,11 @@ __device__ void add_block_sums(double* total, Sums<K> sums)
         for (int k = 0; k < K; ++k) {
             double x = lane < (int)(blockDim.x >> 5) ? warp_sums[lane][k] : 0.0;
             for (int d = 16; d > 0; d >>= 1) x += __shfl_xor_sync(FULL_MASK, x, d);
-            if (lane == 0) atomicAdd(&total[k], x);
+            sums.at[k] = x;
         }
     }
     __syncthreads();  // warp_sums is reused by the next call
+    return sums;
 }
 
 }  // namespace minigr

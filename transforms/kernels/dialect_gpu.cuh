@@ -105,6 +105,16 @@ __device__ __forceinline__ void store_release(unsigned long long* word, unsigned
     asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(word), "l"(value) : "memory");
 }
 
+// atomicInc at GPU scope, acquire and release: returns the count and leaves
+// it one more, or 0 where it was `last`. The thread that takes a count sees
+// what every thread that took one before it wrote before taking it.
+__device__ __forceinline__ unsigned count_acq_rel(unsigned* counter, unsigned last)
+{
+    unsigned old;
+    asm volatile("atom.acq_rel.gpu.inc.u32 %0, [%1], %2;" : "=r"(old) : "l"(counter), "r"(last) : "memory");
+    return old;
+}
+
 // A clock in nanoseconds that every SM of the GPU agrees on (for timing phases).
 __device__ __forceinline__ long long now_ns()
 {

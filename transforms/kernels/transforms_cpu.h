@@ -9,7 +9,8 @@ void transform(Size size, F& f)
 }
 
 template <int K, class Size, class F>
-void transform_sums(Size size, F& f, double* total)
+void transform_sums(Size size, F& f, double* total, double* /* partials: unused here */,
+                    unsigned* /* arrivals: unused here */)
 {
     static_assert(Same<decltype(f(0ll)), Sums<K>>::value,
                   "a transform with sums= takes a functor returning minigr::Sums<K>, K = len(sums)");
