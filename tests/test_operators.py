@@ -288,6 +288,22 @@ OFFER = """void operator()(long long) const {
 STEP = "void operator()(long long) const { went_on[0] = buckets.next(); }"
 
 
+def offered(device, label, ids, delta):
+    """Buckets `delta` wide, empty, then offered the vertices `ids` with their labels."""
+    from minigr.transforms.backend import array_module
+    xp, buckets = array_module(device), Buckets(len(label), device)
+    transform(1, Functor("void operator()(long long) const { buckets.reset(-1, delta); }", buckets=buckets.view,
+                         delta=numpy.float64(delta)))
+    transform(1, Functor(OFFER, buckets=buckets.view, ids=xp.asarray(ids), label=xp.asarray(label),
+                         count=numpy.int64(len(ids))))
+    return buckets
+
+
+def labelled(xp, label):
+    """A vertex's label, for Buckets.split."""
+    return Functor("double operator()(int v) const { return label[v]; }", label=xp.asarray(label))
+
+
 def test_buckets_place_raise_and_split(device):
     """Delta-stepping's buckets: labels below the threshold go near, the rest far with their
     lowest kept; once near runs dry the threshold jumps past empty buckets to the lowest far
@@ -299,13 +315,8 @@ def test_buckets_place_raise_and_split(device):
     label[far_off] = 3 + numpy.round(rng.random(far_off.sum()) * 4) / 4  # 3 to 4 by 0.25: buckets 2 to 12 empty
     ids = numpy.flatnonzero(rng.random(n) < 0.7).astype(numpy.int32)
     rng.shuffle(ids)
-    buckets, went_on = Buckets(n, device), xp.zeros(1, numpy.int32)
-    labels = Functor("double operator()(int v) const { return label[v]; }", label=xp.asarray(label))
+    buckets, labels, went_on = offered(device, label, ids, delta), labelled(xp, label), xp.zeros(1, numpy.int32)
     step = Functor(STEP, buckets=buckets.view, went_on=went_on)
-    transform(1, Functor("void operator()(long long) const { buckets.reset(-1, delta); }", buckets=buckets.view,
-                         delta=numpy.float64(delta)))
-    transform(1, Functor(OFFER, buckets=buckets.view, ids=xp.asarray(ids), label=xp.asarray(label),
-                         count=numpy.int64(len(ids))))
     near, far = ids[label[ids] < delta], ids[label[ids] >= delta]
     assert to_host(buckets.bucket).tolist() == [delta, delta, label[far].min()]
     transform(1, step)  # near's level becomes current
@@ -336,13 +347,8 @@ def test_buckets_raise_threshold_by_one(device):
     xp, rng, n, delta = array_module(device), numpy.random.default_rng(7), 1000, 0.25
     label = 3 + numpy.round(rng.random(n) * 4) / 4
     ids = numpy.flatnonzero(rng.random(n) < 0.7).astype(numpy.int32)
-    buckets, sizes = Buckets(n, device), xp.zeros(2, numpy.int64)
-    labels = Functor("double operator()(int v) const { return label[v]; }", label=xp.asarray(label))
+    buckets, labels, sizes = offered(device, label, ids, delta), labelled(xp, label), xp.zeros(2, numpy.int64)
     raise_one = Functor(RAISE_ONE, buckets=buckets.view, sizes=sizes)
-    transform(1, Functor("void operator()(long long) const { buckets.reset(-1, delta); }", buckets=buckets.view,
-                         delta=numpy.float64(delta)))
-    transform(1, Functor(OFFER, buckets=buckets.view, ids=xp.asarray(ids), label=xp.asarray(label),
-                         count=numpy.int64(len(ids))))
     for k in (1, 2, 3):
         transform(1, raise_one)
         assert to_host(sizes).tolist() == [0, len(ids)]
