@@ -88,8 +88,7 @@ def check(graph, values, options, edges):
         return f"FAILED: {len(got)} values, expected {len(want)}"
     wrong = ~numpy.isclose(got, want, rtol=1e-9, atol=1e-300, equal_nan=True)
     items = ("edge", "edges") if edges else ("vertex", "vertices")
-    return validate.verdict([validate.finding(wrong, "with a wrong betweenness",
-                                              lambda i: f"{i} (got {got[i]!r}, expected {want[i]!r})", items)])
+    return validate.verdict([validate.mismatch(got, want, "with a wrong betweenness", wrong, items, "{!r}")])
 
 
 def close(values, reference):

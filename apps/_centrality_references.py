@@ -107,8 +107,8 @@ def check(graph, values, kind, **options):
         got, want = to_host(got), expected[name]
         if got.shape != want.shape:
             return f"FAILED: {name} has shape {got.shape}, expected {want.shape}"
-        findings.append(validate.finding(~(numpy.abs(got - want) <= ATOL), f"whose {name} is off by more than {ATOL:g}",
-                                         lambda v: f"{v} (got {got[v]:.9g}, expected {want[v]:.9g})"))
+        findings.append(validate.mismatch(got, want, f"whose {name} is off by more than {ATOL:g}",
+                                          ~(numpy.abs(got - want) <= ATOL), form="{:.9g}"))
     return validate.verdict(findings)
 
 

@@ -62,8 +62,7 @@ def check_kcore(graph, values, k=None):
     cut = k if k is not None else int(expected.max()) if len(expected) else 0
     member = expected >= cut
     return validate.verdict([
-        validate.finding(core != expected, "with a wrong core number",
-                         lambda v: f"{v} (got {core[v]}, expected {expected[v]})"),
+        validate.mismatch(core, expected, "with a wrong core number"),
         validate.finding((in_core != 0) != member, "wrongly in or out of the k-core",
                          lambda v: f"{v} (got {in_core[v]}, core {expected[v]})")])
 

@@ -73,9 +73,8 @@ def truss_numpy(graph, k):
 def check_ktruss(graph, values, k=3):
     """Membership against truss_numpy, exactly."""
     got, expected = to_host(values["in_truss"]), truss_numpy(graph, k)
-    return validate.verdict([validate.finding(got != expected, "wrongly in or out of the k-truss",
-                                              lambda e: f"{e} (got {got[e]}, expected {expected[e]})",
-                                              ("edge", "edges"))])
+    return validate.verdict([validate.mismatch(got, expected, "wrongly in or out of the k-truss",
+                                               items=("edge", "edges"))])
 
 
 def numpy_truss(inputs, k):

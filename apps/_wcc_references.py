@@ -59,5 +59,4 @@ def check_wcc(graph, component):
     edges = validate.Edges(graph)
     (component,) = edges.per_vertex(component=component)
     expected = smallest_ids(connected_components(edges.matrix(), directed=True, connection="weak")[1])
-    return validate.verdict([validate.finding(component != expected, "in a wrong component",
-                                              lambda v: f"{v} (got {component[v]}, expected {expected[v]})")])
+    return validate.verdict([validate.mismatch(component, expected, "in a wrong component")])

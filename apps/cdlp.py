@@ -124,8 +124,7 @@ def check_cdlp(graph, label, iterations=10):
     """Labels against cdlp_reference, exactly (the definition is deterministic)."""
     (label,) = validate.Edges(graph).per_vertex(label=label)
     expected = cdlp_reference(graph, iterations)
-    return validate.verdict([validate.finding(label != expected, "with a wrong label",
-                                              lambda v: f"{v} (got {label[v]}, expected {expected[v]})")])
+    return validate.verdict([validate.mismatch(label, expected, "with a wrong label")])
 
 
 APP = App(

@@ -55,8 +55,7 @@ def check_lcc(graph, coefficient):
     (coefficient,) = validate.Edges(graph).per_vertex(lcc=coefficient)
     expected = scipy_lcc(graph.to_scipy())
     wrong = ~numpy.isclose(coefficient, expected, rtol=1e-12, atol=0)
-    return validate.verdict([validate.finding(wrong, "with a wrong coefficient",
-                                              lambda v: f"{v} (got {coefficient[v]!r}, expected {expected[v]!r})")])
+    return validate.verdict([validate.mismatch(coefficient, expected, "with a wrong coefficient", wrong, form="{!r}")])
 
 
 def scipy_lcc(matrix):

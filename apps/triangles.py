@@ -137,8 +137,7 @@ def check_triangles(graph, counts):
     import scipy.sparse
     (counts,) = validate.Edges(graph).per_vertex(triangles=counts)
     expected = spgemm_triangles(degree_ordered_upper(graph.to_scipy(), numpy, scipy.sparse), numpy)
-    return validate.verdict([validate.finding(counts != expected, "with a wrong count",
-                                              lambda v: f"{v} (got {counts[v]}, expected {expected[v]})")])
+    return validate.verdict([validate.mismatch(counts, expected, "with a wrong count")])
 
 
 BEST_SPGEMM = "CuPy SpGEMM U*(U@U), degree order, row chunks"

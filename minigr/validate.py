@@ -5,9 +5,9 @@ Each check takes host or device arrays, compares them with SciPy or networkx on 
 returns a verdict: "ok" (possibly with a note in parentheses) or "FAILED: what is wrong,
 with the first few vertices". A wrong answer never raises; only a misuse does (a source out
 of range). Everything is vectorized, so checks stay fast on millions of edges. The
-helpers (Edges, finding, verdict, verdict_on_misshapen) serve the checks in app files too.
-SciPy is imported where it is used: its sparse modules take 0.4 s to import, which a run
-that does not validate need not spend.
+helpers (Edges, finding, mismatch, verdict, verdict_on_misshapen) serve the checks in app
+files too. SciPy is imported where it is used: its sparse modules take 0.4 s to import,
+which a run that does not validate need not spend.
 """
 import functools
 
@@ -49,8 +49,7 @@ def check_bfs(graph, source, depth, parent):
     from scipy.sparse.csgraph import dijkstra
     hops = dijkstra(edges.matrix(), indices=source, unweighted=True)
     expected = np.where(np.isinf(hops), -1, hops).astype(np.int64)
-    findings = [finding(depth != expected, "with a wrong depth",
-                         lambda v: f"{v} (got {depth[v]}, expected {expected[v]})")]
+    findings = [mismatch(depth, expected, "with a wrong depth")]
     reached = expected >= 0
     p, linked, tree = _parent_findings(edges, parent, reached, source)
     level_off = reached & linked & (expected[p] != expected - 1)
@@ -78,9 +77,8 @@ def check_sssp(graph, source, distance, parent):
                           "which needs weights >= 0")
     from scipy.sparse.csgraph import dijkstra
     expected = dijkstra(edges.matrix(weighted=True), indices=source)
-    findings = [finding(~np.isclose(distance, expected, rtol=RTOL, atol=0),
-                         "with a wrong distance",
-                         lambda v: f"{v} (got {distance[v]}, expected {expected[v]})")]
+    findings = [mismatch(distance, expected, "with a wrong distance",
+                         ~np.isclose(distance, expected, rtol=RTOL, atol=0))]
     reached = np.isfinite(expected)
     p, linked, tree = _parent_findings(edges, parent, reached, source)
     weight = edges.weight(p, np.arange(len(p)))
@@ -118,8 +116,7 @@ def check_pagerank(graph, rank, damping=0.85, tol=1e-6, max_iter=100):
         return (f"FAILED: the reference PageRank did not converge in {max_iter} iterations "
                 f"(tol {tol}), so there is nothing to compare with{note}")
     error = np.abs(rank - expected)
-    off = finding(~(error <= PAGERANK_ATOL), f"off by more than {PAGERANK_ATOL:g}",
-                  lambda v: f"{v} (got {rank[v]:.9g}, expected {expected[v]:.9g})")
+    off = mismatch(rank, expected, f"off by more than {PAGERANK_ATOL:g}", ~(error <= PAGERANK_ATOL), form="{:.9g}")
     if off:
         off += f"; largest difference {np.nanmax(error):.3g}"
     return verdict([off]) + note
@@ -375,6 +372,15 @@ def finding(bad, what, describe, items=("vertex", "vertices")):
         return ""
     quoted = ", ".join(describe(v) for v in bad[:SHOWN])
     return f"{bad.size} {items[bad.size != 1]} {what}, first {min(SHOWN, bad.size)}: {quoted}"
+
+
+def mismatch(got, expected, what, wrong=None, items=("vertex", "vertices"), form="{}"):
+    """finding() of the items whose value in got is not the one in expected
+    (wrong: their mask, default got != expected), each quoted as "i (got x,
+    expected y)" with the values as `form` writes them ("{!r}", "{:.9g}")."""
+    wrong = got != expected if wrong is None else wrong
+    return finding(wrong, what, lambda i: f"{i} (got {form.format(got[i])}, expected {form.format(expected[i])})",
+                   items)
 
 
 def verdict(findings):
