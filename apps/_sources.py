@@ -7,9 +7,14 @@ import random
 
 import numpy
 
+from minigr.catalog import AT_LEAST_1, SEED_WORD, Option
 from minigr.generators import seed_word
 from minigr.transforms import array_module, device_of
 from minigr.transforms.errors import MinigrError
+
+# The options of the sampling, as both apps take them.
+SAMPLING = (Option("k", int, None, "sample k sources (networkx's sampling); default every vertex", AT_LEAST_1),
+            Option("seed", int, 0, "seed of the sampling (default 0)", SEED_WORD))
 
 
 def pick_sources(graph, k, seed, sources, exact_when_all):

@@ -1,5 +1,5 @@
 """Edge betweenness centrality, as networkx.edge_betweenness_centrality
-defines it (unweighted): the passes of apps/betweenness.py, each edge
+defines it (unweighted): the passes of apps/_brandes.py, each edge
 keeping the dependency that flows along it in the backward pass. One value
 per stored edge: a duplicate has its edge's, a self-loop 0, and an undirected
 edge (stored both ways) the flow of its two directions."""
@@ -9,8 +9,8 @@ from minigr.catalog import App, BenchCase, Option
 from minigr.enactor import Result, Timer, loop_mode, problem
 
 from . import _betweenness_references as references
-from ._sources import pick_sources, scales
-from .betweenness import SAMPLING, Brandes
+from ._brandes import Brandes
+from ._sources import SAMPLING, pick_sources, scales
 
 
 def edge_betweenness(graph, *, k=None, seed=0, normalized=True, loop="device"):

@@ -91,8 +91,8 @@ def test_given_sources(device, name):
 @pytest.mark.parametrize("width", [1, 3])
 def test_batch_widths(device, monkeypatch, width):
     """Sources walked one or three at a time (64 elsewhere) give the same answers."""
-    from minigr.apps import betweenness as app
-    monkeypatch.setattr(app, "WIDTH", width)
+    from minigr.apps import _brandes
+    monkeypatch.setattr(_brandes, "WIDTH", width)
     for name in ("random_directed", "disconnected_loops_duplicates"):
         graph = graphs(device)[name]
         reference = graph.to_networkx()
