@@ -6,7 +6,7 @@ jaccard_coefficient on the graph without self-loops) and overlap =
 Of the given pairs, or of every stored edge.
 
 The common neighbours of every pair come from one segmented intersection
-(intersect_transform, as triangles' use it) of the two sorted neighbour
+(intersect_neighbors, as triangles' do) of the two sorted neighbour
 lists; one pass over the pairs turns the counts and degrees into both
 coefficients."""
 import numpy
@@ -16,17 +16,10 @@ from minigr import validate
 from minigr.catalog import PAIRS, App, BenchCase, Option, System, vertex_pairs
 from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.graph import to_host
-from minigr.transforms import Functor, intersect_transform, transform
+from minigr.operators import intersect_neighbors
+from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
 
-PAIR = """
-void operator()(long long p, long long& a_begin, long long& a_end, long long& b_begin, long long& b_end) const {
-    const int u = first[p], v = second[p];
-    a_begin = offsets[u];
-    a_end = offsets[u + 1];
-    b_begin = offsets[v];
-    b_end = offsets[v + 1];
-}"""
 COEFFICIENTS = """void operator()(long long p) const {
     const long long du = offsets[first[p] + 1] - offsets[first[p]], dv = offsets[second[p] + 1] - offsets[second[p]];
     const double common = (double)count[p], union_size = (double)(du + dv) - common, least = (double)min(du, dv);
@@ -89,8 +82,7 @@ class Similarity(Problem):
         """(jaccard, overlap) of the pairs, queued."""
         xp, p, offsets = self.simple.xp, len(first), self.simple.row_offsets
         count, jaccard, overlap = xp.empty(p, dtype=numpy.int64), xp.empty(p), xp.empty(p)
-        intersect_transform(p, Functor(PAIR, filename="<similarity pair>", first=first, second=second,
-                                       offsets=offsets), self.simple.col_indices, out=count)
+        intersect_neighbors(self.simple, first, second, out=count)
         transform(p, Functor(COEFFICIENTS, filename="<similarity coefficients>", first=first, second=second,
                              offsets=offsets, count=count, jaccard=jaccard, overlap=overlap))
         return jaccard, overlap

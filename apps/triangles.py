@@ -5,7 +5,7 @@ undirected graph.
 Every edge is oriented from its lower-ranked end to its higher-ranked one
 (rank: degree, then id), so that each triangle a < b < c is found exactly
 once, at the edge a -> b, as an out-neighbour c common to a and b: one
-segmented intersection (intersect_transform) of the two sorted out-lists per
+segmented intersection (intersect_neighbors) of the two sorted out-lists per
 oriented edge, lists that the orientation keeps short on power-law graphs.
 An edge's common count is a triangle for a and for b; each common item also
 marks the edge a -> c, which gives c its share. One pass over the oriented
@@ -17,21 +17,12 @@ from minigr import validate
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.graph import Graph
-from minigr.operators import AdvanceFunctor, advance
-from minigr.transforms import Functor, copied, intersect_transform
+from minigr.operators import AdvanceFunctor, advance, intersect_neighbors
+from minigr.transforms import Functor, copied
 
 from ._sparse_products import (cupy_matrix, cupy_system, degree_ordered_upper, lower_triangle_products,
                                lower_triangle_total, networkx_total, scipy_system, spgemm_triangles, total_triangles)
 
-# The out-lists of an oriented edge's two ends.
-PAIR = """
-void operator()(long long p, long long& a_begin, long long& a_end, long long& b_begin, long long& b_end) const {
-    const int a = sources[p], b = targets[p];
-    a_begin = offsets[a];
-    a_end = offsets[a + 1];
-    b_begin = offsets[b];
-    b_end = offsets[b + 1];
-}"""
 # Triangle a < b < c found at the edge p = a -> b, with c at ia (the edge a -> c) and ib (b -> c).
 CLOSE = "void operator()(long long p, long long ia, long long ib) const { atomicAdd(&closing[ia], 1ll); }"
 # The same, each end's share weighted by the multiplicity (1 or 2 directed edges) of the edge opposite it.
@@ -103,11 +94,10 @@ class Triangles(Problem):
         xp, n = graph.xp, graph.num_vertices
         row_offsets, targets, sources, multiplicity = orient(graph)
         self.oriented = Graph(row_offsets, targets, directed=True, device=graph.device)
-        self.edges = m = len(targets)
+        self.sources, m = sources, len(targets)
         self.pairs, self.closing = xp.empty(m, dtype=numpy.int64), xp.empty(m, dtype=numpy.int64)
         self.counts = xp.empty(n, dtype=numpy.int64)
         self.degree = xp.bincount(sources, minlength=n) + xp.bincount(targets, minlength=n)  # simple, undirected
-        self.pair = Functor(PAIR, filename="<triangles pair>", sources=sources, targets=targets, offsets=row_offsets)
         if weighted:
             self.weights = lowest, middle = xp.empty(m, dtype=numpy.int64), xp.empty(m, dtype=numpy.int64)
             self.close = Functor(CLOSE_WEIGHTED, filename="<triangles close>", lowest=lowest, middle=middle,
@@ -123,7 +113,7 @@ class Triangles(Problem):
         """Queues the count into self.counts (and self.pairs: each oriented edge's triangles as its lowest pair)."""
         for array in (self.closing, self.counts) + self.weights:
             array.fill(0)
-        intersect_transform(self.edges, self.pair, self.oriented.col_indices, self.close, out=self.pairs)
+        intersect_neighbors(self.oriented, self.sources, self.oriented.col_indices, self.close, out=self.pairs)
         advance(self.oriented, None, self.spread)
 
     def total_waiting(self):

@@ -4,8 +4,8 @@ import numpy
 import pytest
 
 from minigr.frontier import Frontier
-from minigr.operators import (NeighborGroups, advance, advance_pull, compute, filter_frontier, neighbor_reduce,
-                              reduce_vertices, Buckets)
+from minigr.operators import (NeighborGroups, advance, advance_pull, compute, filter_frontier, intersect_neighbors,
+                              neighbor_reduce, reduce_vertices, Buckets)
 from minigr.transforms import DeviceCount, Functor, transform
 
 from conftest import to_host
@@ -279,6 +279,23 @@ def test_neighbor_groups(graph, loops):
         groups.fill()
         transform(n, walk)
         numpy.testing.assert_allclose(to_host(out), expected, rtol=1e-12)
+
+
+def test_intersect_neighbors(graph):
+    """Common out-neighbours of random vertex pairs, a copy stored j and k times common min(j, k) times: the counts,
+    and each common neighbour reached once through both its edges, against NumPy."""
+    n, xp = graph.num_vertices, graph.xp
+    first, second = numpy.random.default_rng(9).integers(0, max(n, 1), (2, 3 * n)).astype(numpy.int32)
+    out, seen = xp.empty(len(first), dtype=numpy.int64), xp.zeros(len(first), dtype=numpy.int64)
+    record = Functor("""void operator()(long long p, long long ia, long long ib) const {
+        if (col_indices[ia] == col_indices[ib]) atomicAdd(&seen[p], 1ll);
+    }""", col_indices=graph.col_indices, seen=seen)
+    intersect_neighbors(graph, xp.asarray(first), xp.asarray(second), record, out=out)
+    row_offsets, col_indices = csr(graph)
+    rows = [col_indices[row_offsets[v]:row_offsets[v + 1]] for v in range(n)]
+    expected = [sum(min(numpy.count_nonzero(rows[u] == w), numpy.count_nonzero(rows[v] == w))
+                    for w in numpy.intersect1d(rows[u], rows[v])) for u, v in zip(first, second)]
+    assert to_host(out).tolist() == expected and to_host(seen).tolist() == expected
 
 
 # Offers each of `ids` to the buckets with its label (run by one thread: in order on both devices).

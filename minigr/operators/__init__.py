@@ -2,6 +2,7 @@
 from .advance import AdvanceFunctor, advance, advance_pull
 from .compute import compute
 from .filter import filter_frontier
+from .intersect import intersect_neighbors
 from .neighbor_groups import NeighborGroups
 from .neighbor_reduce import neighbor_reduce, smallest_in_neighbour
 from .priority_queue import Buckets
@@ -9,4 +10,4 @@ from .reduce_vertices import reduce_vertices
 from .relax import Relax
 
 __all__ = ["AdvanceFunctor", "Buckets", "NeighborGroups", "Relax", "advance", "advance_pull", "compute",
-           "filter_frontier", "neighbor_reduce", "reduce_vertices", "smallest_in_neighbour"]
+           "filter_frontier", "intersect_neighbors", "neighbor_reduce", "reduce_vertices", "smallest_in_neighbour"]
