@@ -7,6 +7,7 @@ import networkx
 import numpy
 import pytest
 
+from minigr.apps import _similarity_references as references
 from minigr.apps import similarity as app
 from minigr.apps._sparse_products import simple_networkx
 from minigr.cli import main
@@ -65,7 +66,7 @@ def test_check_catches_wrong_values_and_samples_big_ones(monkeypatch):
     graph = random_graphs("cpu")["kron:scale=9,edge_factor=6,seed=1"]
     values = app.similarity(graph).values
     assert app.check_similarity(graph, values) == "ok"
-    monkeypatch.setattr(app, "SAMPLED", 2000)
+    monkeypatch.setattr(references, "SAMPLED", 2000)
     assert app.check_similarity(graph, values).startswith("ok (")
     monkeypatch.undo()
     values["overlap"][[4, 7]] *= 1.000001
