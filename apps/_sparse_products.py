@@ -1,9 +1,10 @@
 """What a user writes instead of triangle counting and LCC on the GPU: sparse
 matrix products (SciPy or cupyx.scipy.sparse) over degree-ordered rows, the
-literal sum(L * (L @ L)), networkx; the references of apps/triangles.py and
-apps/lcc.py. Not an app: its name starts with an underscore."""
+literal sum(L * (L @ L)), networkx; the references of apps/triangles.py (and
+its check) and apps/lcc.py. Not an app: its name starts with an underscore."""
 import numpy
 
+from minigr import validate
 from minigr.enactor import Timer
 from minigr.graph import to_host
 
@@ -61,6 +62,15 @@ def spgemm_triangles(setup, xp, total=False, weighted=False):
     per_vertex = xp.empty(n, dtype=numpy.int64)
     per_vertex[order] = counts.astype(numpy.int64)
     return per_vertex
+
+
+@validate.verdict_on_misshapen
+def check_triangles(graph, counts):
+    """Per-vertex counts against spgemm_triangles with SciPy (each triangle once at each corner)."""
+    import scipy.sparse
+    (counts,) = validate.Edges(graph).per_vertex(triangles=counts)
+    expected = spgemm_triangles(degree_ordered_upper(graph.to_scipy(), numpy, scipy.sparse), numpy)
+    return validate.verdict([validate.mismatch(counts, expected, "with a wrong count")])
 
 
 def spgemm_system(matrix, xp, sparse, device, compute):

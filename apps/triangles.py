@@ -13,15 +13,14 @@ edges then adds each edge's shares to its two ends."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr import validate
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, advance, intersect_neighbors
 from minigr.transforms import Functor, copied
 
-from ._sparse_products import (cupy_matrix, cupy_system, degree_ordered_upper, lower_triangle_products,
-                               lower_triangle_total, networkx_total, scipy_system, spgemm_triangles, total_triangles)
+from ._sparse_products import (check_triangles, cupy_matrix, cupy_system, lower_triangle_products, lower_triangle_total,
+                               networkx_total, scipy_system, total_triangles)
 
 # Triangle a < b < c found at the edge p = a -> b, with c at ia (the edge a -> c) and ib (b -> c).
 CLOSE = "void operator()(long long p, long long ia, long long ib) const { atomicAdd(&closing[ia], 1ll); }"
@@ -119,15 +118,6 @@ class Triangles(Problem):
     def total_waiting(self):
         """The number of triangles (each found once, at its lowest edge): waits for the count."""
         return int(self.pairs.sum())
-
-
-@validate.verdict_on_misshapen
-def check_triangles(graph, counts):
-    """Per-vertex counts against spgemm_triangles with SciPy (each triangle once at each corner)."""
-    import scipy.sparse
-    (counts,) = validate.Edges(graph).per_vertex(triangles=counts)
-    expected = spgemm_triangles(degree_ordered_upper(graph.to_scipy(), numpy, scipy.sparse), numpy)
-    return validate.verdict([validate.mismatch(counts, expected, "with a wrong count")])
 
 
 BEST_SPGEMM = "CuPy SpGEMM U*(U@U), degree order, row chunks"
