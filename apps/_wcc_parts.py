@@ -85,7 +85,7 @@ class PartitionedWCC(WCC):
         no vertices too."""
         if self.n:
             self.hook_sampled()
-            transform(self.n, self.roots)
+            self.sets.roots(self.root)
         self.label[:self.n] = self.part.user_ids
         self.sent[:] = self.part.user_ids[self.entries]
         rounds, sent = self.rounds(FIRST_ROUNDS)

@@ -1,19 +1,21 @@
 """Weakly connected components: every vertex labelled with the smallest vertex
 id of its component, a directed graph's edges taken both ways. Lock-free
-union-find in the way of Afforest (Sutton, Ben-Nun and Barak, 2018): each
-vertex hooks to its first two neighbours (a root always goes under a smaller
-one, so a tree's root is its smallest id), the trees are compressed, the
-component most of 1024 sampled vertices share is taken as the giant one, and
-only vertices outside it hook along their remaining edges (and, directed,
-their in-edges). A last pass points every vertex at its root. A fixed handful
-of launches, whatever the graph's diameter: nothing to loop over, so on the
-GPU they run as one CUDA graph (a Replay), captured on the first call and
-launched once by each (ten launches cost ~120 us of host time a call)."""
+union-find (minigr.operators.UnionFind) in the way of Afforest (Sutton,
+Ben-Nun and Barak, 2018): each vertex hooks to its first two neighbours (a
+root always goes under a smaller one, so a tree's root is its smallest id),
+the trees are compressed, the component most of 1024 sampled vertices share
+is taken as the giant one, and only vertices outside it hook along their
+remaining edges (and, directed, their in-edges). A last pass points every
+vertex at its root. A fixed handful of launches, whatever the graph's
+diameter: nothing to loop over, so on the GPU they run as one CUDA graph (a
+Replay), captured on the first call and launched once by each (ten launches
+cost ~120 us of host time a call)."""
 import numpy
 
 from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, System
 from minigr.enactor import Problem, Result, Timer, problem
+from minigr.operators import UnionFind
 from minigr.transforms import Functor, copied, segment_transform, transform
 from minigr.transforms.loop import Replay
 
@@ -23,39 +25,10 @@ SAMPLES = 1024      # vertices sampled to find the giant component
 VOTE_PARTS = 32     # runs of the samples that a sample's count is split into (SAMPLES a multiple)
 NEIGHBOUR_ROUNDS = 2  # neighbours each vertex hooks to before the sampling
 
-# parent[v] <= v always: hooking puts a root under a smaller one, halving skips to an ancestor.
-UNION_FIND = """
-int find(int v) const {          // v's root, halving the path on the way
-    for (;;) {
-        const int p = parent[v];
-        if (p == v) return v;
-        const int g = parent[p];
-        if (g == p) return p;
-        parent[v] = g;
-        v = g;
-    }
-}
-void hook(int u, int v) const {  // joins the trees of u and v
-    u = find(u);
-    v = find(v);
-    while (u != v) {
-        if (u < v) { const int t = u; u = v; v = t; }
-        const int old = atomicCAS(&parent[u], u, v);
-        if (old == u) return;
-        u = find(old);           // u got a parent meanwhile: go on from its root
-        v = find(v);
-    }
-}"""
-START = "void operator()(long long v) const { parent[v] = (int)v; }"
 HOOK_NEIGHBOUR = """void operator()(long long v) const {
     const long long at = row_offsets[v] + nth;
     if (at < row_offsets[v + 1]) sets.hook((int)v, col_indices[at]);
 }"""
-COMPRESS = "void operator()(long long v) const { parent[v] = sets.find((int)v); }"
-# The roots, read only: during COMPRESS another thread's halving may write an
-# ancestor back over a root just written (not seen in 2300 runs on an H200,
-# but nothing orders it), and a label per root must not see that.
-ROOT = "void operator()(long long v) const { int r = (int)v; while (parent[r] != r) r = parent[r]; root[v] = r; }"
 # The most frequent component among the sampled vertices, smallest on ties:
 # best = count << 32 | (2^31 - 1 - its name). component[v] names v's (here its root).
 # An item counts one sample's name over one of `parts` runs of the samples, and adds that to
@@ -116,17 +89,14 @@ class WCC(Problem):
         """component: what names a vertex's component for the giant's vote and
         skip (default: parent, the roots once compressed)."""
         xp, self.n = graph.xp, graph.num_vertices
-        self.parent, self.root = (xp.empty(max(self.n, 1), dtype=numpy.int32) for _ in range(2))
-        component = self.parent if component is None else component
+        self.sets, self.root = UnionFind(self.n, graph.device), xp.empty(max(self.n, 1), dtype=numpy.int32)
+        component = self.sets.parent if component is None else component
         self.best = xp.zeros(1, dtype=numpy.int64)
         self.tally = xp.zeros(SAMPLES, dtype=numpy.uint64)  # zero between votes (VOTE)
-        sets = Functor(UNION_FIND, filename="<wcc union-find>", parent=self.parent)
-        self.start = Functor(START, filename="<wcc start>", parent=self.parent)
+        sets = self.sets.view
         self.hook_neighbour = [Functor(HOOK_NEIGHBOUR, filename="<wcc hook neighbour>", sets=sets,
                                        row_offsets=graph.row_offsets, col_indices=graph.col_indices,
                                        nth=numpy.int64(r)) for r in range(NEIGHBOUR_ROUNDS)]
-        self.compress = Functor(COMPRESS, filename="<wcc compress>", sets=sets, parent=self.parent)
-        self.roots = Functor(ROOT, filename="<wcc root>", parent=self.parent, root=self.root)
         self.vote = Functor(VOTE, filename="<wcc vote>", component=component, best=self.best, tally=self.tally,
                             samples=numpy.int64(SAMPLES), parts=numpy.int64(VOTE_PARTS),
                             n=numpy.int64(max(self.n, 1)))
@@ -146,10 +116,10 @@ class WCC(Problem):
 
     def hook_sampled(self):
         """Each vertex hooked to its first neighbours, the trees compressed."""
-        transform(self.n, self.start)
+        self.sets.reset()
         for hook in self.hook_neighbour:
             transform(self.n, hook)
-            transform(self.n, self.compress)
+            self.sets.compress()
 
     def vote_giant(self):
         """best names the component most sampled vertices are in (0 without vertices)."""
@@ -162,7 +132,7 @@ class WCC(Problem):
         their other edges (best 0: none is giant); root[v] becomes v's root."""
         for bounds, hook in self.rest:
             segment_transform(self.n, bounds, hook)
-        transform(self.n, self.roots)
+        self.sets.roots(self.root)
 
 
 APP = App(

@@ -4,8 +4,8 @@ import numpy
 import pytest
 
 from minigr.frontier import Frontier
-from minigr.operators import (NeighborGroups, advance, advance_pull, compute, filter_frontier, intersect_neighbors,
-                              neighbor_reduce, reduce_vertices, Buckets)
+from minigr.operators import (NeighborGroups, UnionFind, advance, advance_pull, compute, filter_frontier,
+                              intersect_neighbors, neighbor_reduce, reduce_vertices, Buckets)
 from minigr.transforms import DeviceCount, Functor, transform
 
 from conftest import to_host
@@ -296,6 +296,25 @@ def test_intersect_neighbors(graph):
     expected = [sum(min(numpy.count_nonzero(rows[u] == w), numpy.count_nonzero(rows[v] == w))
                     for w in numpy.intersect1d(rows[u], rows[v])) for u, v in zip(first, second)]
     assert to_host(out).tolist() == expected and to_host(seen).tolist() == expected
+
+
+def test_union_find(graph):
+    """Every edge hooked at once, then roots read before and after a compress: each vertex's root is the smallest
+    id of its weakly connected component (SciPy's), and a compress points every vertex at its root."""
+    from scipy.sparse.csgraph import connected_components
+    n, xp = graph.num_vertices, graph.xp
+    sets, root = UnionFind(n, graph.device), xp.empty(max(n, 1), dtype=numpy.int32)
+    src = graph.edge_sources()
+    sets.reset()
+    transform(graph.num_edges, Functor("void operator()(long long e) const { sets.hook((int)src[e], dst[e]); }",
+                                       sets=sets.view, src=src, dst=graph.col_indices))
+    labels = connected_components(graph.to_scipy(), directed=True, connection="weak")[1] if n else numpy.zeros(0)
+    smallest = numpy.full(n, n)
+    numpy.minimum.at(smallest, labels, numpy.arange(n))
+    sets.roots(root)
+    assert to_host(root[:n]).tolist() == smallest[labels].tolist()
+    sets.compress()
+    assert to_host(sets.parent[:n]).tolist() == smallest[labels].tolist()
 
 
 # Offers each of `ids` to the buckets with its label (run by one thread: in order on both devices).

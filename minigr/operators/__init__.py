@@ -8,6 +8,7 @@ from .neighbor_reduce import neighbor_reduce, smallest_in_neighbour
 from .priority_queue import Buckets
 from .reduce_vertices import reduce_vertices
 from .relax import Relax
+from .union_find import UnionFind
 
-__all__ = ["AdvanceFunctor", "Buckets", "NeighborGroups", "Relax", "advance", "advance_pull", "compute",
+__all__ = ["AdvanceFunctor", "Buckets", "NeighborGroups", "Relax", "UnionFind", "advance", "advance_pull", "compute",
            "filter_frontier", "intersect_neighbors", "neighbor_reduce", "reduce_vertices", "smallest_in_neighbour"]
