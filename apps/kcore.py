@@ -16,12 +16,11 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, loop_mode, problem
+from minigr.enactor import Problem, Result, Timer, check_no_self_loops, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.graph import Graph
 from minigr.operators import advance, compute
 from minigr.transforms import DeviceCount, Functor, copied, transform
-from minigr.transforms.errors import MinigrError
 
 from . import _kcore_references as references
 
@@ -86,9 +85,7 @@ def kcore(graph, *, k=None, loop="auto"):
     ([2, 2, 2, 1], [1, 1, 1, 0], 2)
     """
     run = problem(graph, ("kcore",), lambda: Cores(graph))
-    if run.self_loops:
-        raise MinigrError("core numbers are not defined on a graph with self-loops (networkx refuses them too); "
-                          "drop them with remove_self_loops=True (--remove-self-loops)")
+    check_no_self_loops(run.self_loops, "core numbers are")
     if graph.num_vertices == 0:
         none = graph.xp.zeros(0, dtype=numpy.int32)
         return Result({"core": none, "in_core": none.astype(numpy.int8)}, 0, 0.0, 0, {"max_core": 0})

@@ -16,10 +16,9 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_undirected, problem
+from minigr.enactor import Problem, Result, Timer, check_no_self_loops, check_undirected, problem
 from minigr.frontier import Frontier
 from minigr.transforms import Functor, intersect_transform, transform
-from minigr.transforms.errors import MinigrError
 
 from . import _ktruss_references as references
 
@@ -87,9 +86,7 @@ def ktruss(graph, *, k=3, loop="device"):
     """
     check_undirected(graph, "ktruss")
     run = problem(graph, ("ktruss",), lambda: Truss(graph))
-    if run.self_loops:
-        raise MinigrError("the k-truss is not defined on a graph with self-loops (networkx refuses them too); "
-                          "drop them with remove_self_loops=True (--remove-self-loops)")
+    check_no_self_loops(run.self_loops, "the k-truss is")
     with Timer(graph.device) as timer:
         levels = run.peel(k, loop)
         kept = run.level[run.canonical[run.edge_map]] == ALIVE

@@ -218,6 +218,14 @@ def check_undirected(graph, what):
         raise MinigrError(f"{what} needs an undirected graph; symmetrize it first (--symmetrize)")
 
 
+def check_no_self_loops(self_loops, what):
+    """A MinigrError where a graph has self-loops (self_loops: whether it has; what: what is
+    not defined on such a graph, with its verb: "core numbers are"), as networkx refuses them."""
+    if self_loops:
+        raise MinigrError(f"{what} not defined on a graph with self-loops (networkx refuses them too); "
+                          "drop them with remove_self_loops=True (--remove-self-loops)")
+
+
 def check_weights(graph, what):
     """A MinigrError unless the graph has edge weights, none negative (what: who needs them)."""
     if graph.weights is None:
@@ -278,5 +286,5 @@ def problem(graph, key, make):
     return found
 
 
-__all__ = ["Loop", "Problem", "Result", "Timer", "check_source", "check_undirected", "check_weights", "count_later",
-           "distribution", "loop_mode", "per_vertex", "problem"]
+__all__ = ["Loop", "Problem", "Result", "Timer", "check_no_self_loops", "check_source", "check_undirected",
+           "check_weights", "count_later", "distribution", "loop_mode", "per_vertex", "problem"]
