@@ -19,7 +19,7 @@ from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_no_self_loops, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.graph import Graph
-from minigr.operators import advance, compute
+from minigr.operators import AdvanceFunctor, advance, compute
 from minigr.transforms import DeviceCount, Functor, copied, transform
 
 from . import _kcore_references as references
@@ -33,14 +33,11 @@ RESET = """void operator()(long long v) const {
     core[v] = -1;
     if (v == 0) { state[0] = 0; state[1] = none; state[2] = n; state[3] = 0; }
 }"""
-# A removed vertex's neighbour u loses a degree; the one that takes it from k + 1 to k appends u.
-PEEL = """
-bool cond(int v, int u, long long edge, long long rank, long long out_idx, int iteration) const {
-    if (core[u] >= 0 || atomicSub(&degree[u], 1) != state[0] + 1) return false;
-    core[u] = (int)state[0];
-    return true;
-}
-void apply(int v, int u, long long edge, long long rank, long long out_idx, int iteration) const {}"""
+# A removed vertex's neighbour dst loses a degree; the one that takes it from k + 1 to k appends dst.
+PEEL = dict(cond="""
+    if (core[dst] >= 0 || atomicSub(&degree[dst], 1) != state[0] + 1) return false;
+    core[dst] = (int)state[0];
+    return true;""")
 LEAST_DEGREE = """void operator()(int v, int) const {
     if (core[v] < 0) minigr::lower(&state[1], (long long)degree[v]);
 }"""
@@ -116,7 +113,7 @@ class Cores(Problem):
         arrays = dict(degree=self.degree, core=self.core, state=self.state)
         self.reset_op = Functor(RESET, filename="<kcore reset>", row_offsets=simple.row_offsets, none=NONE,
                                 n=numpy.int64(n), **arrays)
-        self.peel_op = Functor(PEEL, filename="<kcore peel>", **arrays)
+        self.peel_op = AdvanceFunctor(**PEEL, filename="<kcore peel>", **arrays)
         self.least = Functor(LEAST_DEGREE, filename="<kcore least degree>", **arrays)
         self.select = Functor(SELECT_LEAST, filename="<kcore select>", frontier=self.frontier.view, **arrays)
         self.selecting = DeviceCount(self.state, max(n, 1), SELECT, stable=True)
