@@ -14,7 +14,7 @@ from minigr import alternatives as alt
 from minigr.catalog import SEED_WORD, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.frontier import Frontier
-from minigr.generators import seed_word
+from minigr.generators import SPLITMIX, seed_word
 from minigr.graph import to_host
 from minigr.operators import compute, filter_frontier, neighbor_reduce
 from minigr.transforms import Functor
@@ -23,11 +23,8 @@ from minigr.validate import finding, verdict
 UNDECIDED, IN, OUT = 0, 1, 2
 TAKEN = 2**63 - 1  # what a neighbour in the set shows: more than any priority
 # A random 31-bit priority from the seed (splitmix64's finalizer) above the id, so that no two are equal.
-START = """void operator()(int v, int iteration) const {
-    unsigned long long z = (unsigned long long)v + seed * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    priority[v] = (long long)((z ^ (z >> 31)) >> 33) << 32 | v;
+START = SPLITMIX + """void operator()(int v, int iteration) const {
+    priority[v] = (long long)(mix((uint64_t)v + seed * 0x9E3779B97F4A7C15ull) >> 33) << 32 | v;
     state[v] = 0;
     undecided.append(v, 0);
 }"""
