@@ -308,7 +308,7 @@ def test_union_find(graph):
     sets.reset()
     transform(graph.num_edges, Functor("void operator()(long long e) const { sets.hook((int)src[e], dst[e]); }",
                                        sets=sets.view, src=src, dst=graph.col_indices))
-    labels = connected_components(graph.to_scipy(), directed=True, connection="weak")[1] if n else numpy.zeros(0)
+    labels = connected_components(graph.to_scipy(), directed=True, connection="weak")[1]
     smallest = numpy.full(n, n)
     numpy.minimum.at(smallest, labels, numpy.arange(n))
     sets.roots(root)
