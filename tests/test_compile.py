@@ -27,8 +27,8 @@ def test_every_transform_compiles_with_nvrtc(arch):
     with launch.compile_check(arch) as compiled:
         transform_samples()
     # transform over a host and a device count, segment_transform (two kernels), scan, compact, and per offset
-    # type: lbs and its partition, then segreduce: 3 ops on doubles and a sum on floats, each with a
-    # second kernel that both offset types share; then intersect
+    # type: lbs and its partition, then segreduce: 3 ops on doubles and a sum on floats, and a
+    # partition for each value width; then intersect
     assert len(compiled) == 23
     assert all("__global__" in source for source in compiled)
 

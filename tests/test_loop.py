@@ -15,7 +15,7 @@ from minigr.transforms import loop as loop_module
 from minigr.transforms.loop import Loop
 
 from conftest import to_host
-from test_transforms import SUMMED, VALUE_OF_ITEM, assert_sums_near, long_and_short_segments, order_sensitive
+from test_transforms import SUMMED, assert_sums_near, order_sensitive
 
 WHERE = ["device", "host", "persistent"]
 COUNT = "void operator()(long long i) const { counts[it[0] % 3] += 1; total[0] += 1; }"
@@ -246,36 +246,6 @@ def test_loop_sums_are_the_same_bits_every_run(xp, first):
     assert all(len(bits) == 1 for bits in runs.values()) and runs["device"] == runs["host"]
     for bits in runs.values():
         assert_sums_near(numpy.frombuffer(bits.pop()), x, times=3)
-
-
-@pytest.mark.parametrize("first", ["device", "host"])
-def test_loop_segreduce_is_the_same_bits_every_run(xp, first):
-    """segreduce_transform in a loop body, a float64 sum over segments that span
-    many blocks, of values whose sums depend on the order of their additions:
-    each run gives the same bits, in a CUDA graph as on the host; its scratch
-    made in the body's capture or before it, whichever comes first. On the CPU
-    the GPU kernels compile with NVRTC."""
-    from minigr.transforms import Partition, launch, segreduce_transform
-    device = "cpu" if xp is numpy else "gpu"
-    rng = numpy.random.default_rng(7)
-    lengths = long_and_short_segments(rng, 10**6)
-    offsets = xp.asarray(numpy.concatenate([[0], numpy.cumsum(lengths)]))
-    f = Functor(VALUE_OF_ITEM.replace("T ", "double "), v=xp.asarray(order_sensitive(rng, int(lengths.sum()))))
-    partition, out, total = Partition(offsets), xp.empty(lengths.size), xp.zeros(1, numpy.int64)
-    tick = Functor("void operator()(long long) const { total[0] += 1; }", total=total)
-    loop = Loop("segreduce", device, lambda: (segreduce_transform(offsets, f, partition=partition, out=out),
-                                              transform(1, tick)), Functor(BELOW, total=total, goal=numpy.int64(3)))
-    runs = set()
-    for where in [first, "device" if first == "host" else "host"] * 2:
-        out.fill(numpy.nan)
-        total.fill(0)
-        with launch.compile_check("90") if device == "cpu" else contextlib.nullcontext() as compiled:
-            loop.run(where, 100)
-        assert loop.wait_iterations() == (3, False)
-        runs.add(to_host(out).tobytes())
-        if compiled is not None:
-            assert any("combine_open_segments<" in source.split('extern "C"')[-1] for source in compiled)
-    assert len(runs) == 1
 
 
 @pytest.mark.gpu

@@ -375,8 +375,8 @@ def test_segreduce_user_op(xp, device, kind):
 
 @pytest.mark.parametrize("kind", SEGMENT_KINDS)
 def test_segreduce_writes_every_segment(xp, device, kind):
-    """The output is not pre-filled: NaN in the output beforehand (as in memory
-    the allocator hands back) must not survive."""
+    """The output is not pre-filled (only segments spanning blocks are): NaN
+    in the output beforehand (as in memory the allocator hands back) must not survive."""
     rng = numpy.random.default_rng(9)
     lengths = segment_lengths(kind, rng, segment_scale(device))
     offsets = offsets_of(lengths)
@@ -392,8 +392,8 @@ def test_segreduce_writes_every_segment(xp, device, kind):
 @pytest.mark.parametrize("kind", SEGMENT_KINDS)
 @pytest.mark.parametrize("op", ["sum", "min", "max"])
 def test_segreduce_reuses_partition(xp, device, kind, op):
-    """One partition, two reductions over new values into fresh outputs: every
-    segment is written each time, those that span blocks too."""
+    """One partition, two reductions over new values: the segments that span
+    blocks start from the identity each time, the others are written."""
     rng = numpy.random.default_rng(13)
     lengths = segment_lengths(kind, rng, segment_scale(device))
     offsets = xp.asarray(offsets_of(lengths))
@@ -406,54 +406,6 @@ def test_segreduce_reuses_partition(xp, device, kind, op):
         out = segreduce_transform(offsets, f, op=op, partition=partition, out=poison)
         numpy.testing.assert_allclose(to_host(out), reference_segreduce(values, lengths, op, identity, numpy.float64),
                                       rtol=1e-12, atol=1e-9)
-
-
-def long_and_short_segments(rng, longest):
-    """Segment lengths: thousands of short segments, some empty, around a few of
-    10^5 items up to `longest`, each spanning many GPU blocks."""
-    lengths = rng.integers(0, 40, size=20_000)
-    lengths[rng.choice(lengths.size, size=4, replace=False)] = [10**5, 3 * 10**5, longest, 2 * 10**5]
-    return lengths
-
-
-def test_segreduce_sums_are_the_same_bits_every_run(xp, device):
-    """Float64 sums whose bits depend on the order of their additions, over
-    segments that span many blocks (on the GPU combined in block order, by the
-    second kernel, whatever order the blocks end in): the same bits on every run,
-    into a fresh output or the same one (its scratch kept), with a partition or
-    without, and each within what any order of additions may lose."""
-    rng = numpy.random.default_rng(8)
-    lengths = long_and_short_segments(rng, 10**6)
-    offsets = offsets_of(lengths)
-    values = order_sensitive(rng, int(offsets[-1]))
-    f = Functor(VALUE_OF_ITEM.replace("T ", "double "), v=xp.asarray(values))
-    offsets = xp.asarray(offsets)
-    partition, out, runs = Partition(offsets), xp.empty(lengths.size), set()
-    for run in range(8):
-        got = segreduce_transform(offsets, f, partition=partition if run % 2 else None, out=out if run % 4 else None)
-        runs.add(to_host(got).tobytes())
-    assert len(runs) == 1
-    got, starts = numpy.frombuffer(runs.pop()), offsets_of(lengths)
-    exact = numpy.array([math.fsum(values[a:b]) for a, b in zip(starts[:-1], starts[1:])])
-    magnitude = numpy.bincount(numpy.repeat(numpy.arange(lengths.size), lengths), numpy.abs(values), lengths.size)
-    slack = lengths * numpy.finfo(numpy.float64).eps * magnitude
-    assert (numpy.abs(got - exact) <= slack).all()
-
-
-def test_segreduce_kernels_compile_for_the_gpu():
-    """The GPU twins of a segreduce, its blocks leaving records that its second
-    kernel combines in block order, compile with NVRTC, for 8- and 4-byte values and a user op."""
-    from minigr.transforms import launch
-    offsets = numpy.array([0, 3, 3, 7])
-    with launch.compile_check("90") as compiled:
-        for dtype, ctype, op in [(numpy.float64, "double", "sum"), (numpy.float32, "float", "max"),
-                                 (numpy.uint32, "uint32_t", "a | b")]:
-            f = Functor(VALUE_OF_ITEM.replace("T ", ctype + " "), v=numpy.arange(7, dtype=dtype))
-            out = segreduce_transform(offsets, f, op=op, identity=0 if op == "a | b" else None, dtype=dtype)
-            assert out.tolist() == {"sum": [3, 0, 18], "max": [2, -numpy.inf, 6], "a | b": [3, 0, 7]}[op]
-    calls = [source.split('extern "C"')[-1] for source in compiled]
-    assert sum("minigr::segreduce<" in call for call in calls) == 3
-    assert sum("minigr::combine_open_segments<" in call for call in calls) == 3
 
 
 def test_partition_of_other_segments_is_refused(xp, device):

@@ -27,7 +27,6 @@ RESIDENT_BLOCKS_PER_SM = 8  # grid-stride launches over a DeviceCount: at most t
 HUGE = 4096                 # segments of at least this many items are walked by the whole grid (segments.cuh)
 HUGE_LIST = 1024            # huge segments one segment_transform hands to the grid
 INTERSECT_CHUNK = 32        # merge-path steps per work item of intersect_transform (see intersect.cuh)
-COMBINE_THREADS = 1024      # segreduce's second kernel: one block (see segreduce.cuh)
 
 
 class DeviceCount:
@@ -116,53 +115,48 @@ def transform(n, f, sums=None):
     params, args, call = [param], [arg], "minigr::transform(n, f0)"
     if sums is not None:
         sums = _checked_sums(device, sums)
-        # A slot of K values for each block of the largest grid a transform or a persistent loop launches, a count at 0.
-        slots = len(sums) * max(RESIDENT_BLOCKS_PER_SM, BLOCKS_PER_SM)
         params += [("double*", "sums"), ("double*", "partials"), ("unsigned*", "arrivals")]
-        args += [sums, *_kept_scratch(device, sums, "sums", lambda cupy: (
-            cupy.empty(slots * multiprocessors(current_gpu())), cupy.zeros(1, dtype=numpy.uint32)))]
+        args += [sums, *_sums_scratch(device, sums)]
         call = f"minigr::transform_sums<{len(sums)}>(n, f0, sums, partials, arrivals)"
     launch(device, params, args, [f], {"gpu": call, "cpu": call}, _grid(device, bound), BLOCK, any_grid=True,
            count=n)
 
 
-_scratch = {}  # {id of the array that owns a result's memory: {(GPU, address, size, dtype, what): arrays}}
+_scratch = {}  # {id of the array that owns a sums array's memory: {(GPU, address, K): (partials, arrivals)}}
 _scratch_lock = threading.Lock()
-_CPU_SCRATCH = (numpy.zeros(1), numpy.zeros(1, numpy.int64))  # stand-ins: the CPU combines in order
+_CPU_SCRATCH = (numpy.zeros(1), numpy.zeros(1, numpy.uint32))  # stand-ins: the CPU adds in order
 
 
-def _kept_scratch(device, result, what, make):
-    """make(cupy), the scratch arrays of a GPU kernel whose blocks leave partial
-    results that are combined into `result` in a fixed order (transform(sums=),
-    segreduce_transform): made on the first use for `result` (`what` tells the
-    uses apart) and kept while the array owning its memory lives, at one address
-    (CUDA graphs and persistent loops keep it): another array there later,
-    another thread's results, get their own. A first use may come in a loop body
-    being captured (PageRank's), whose allocator refuses memory that the body
-    could let go: this the body never does, so there the arrays come from CuPy's
-    pool itself, made on a stream of their own that the host waits for (the
-    capture records none of it); elsewhere on the current stream, waiting for
-    nothing (a call with a new `out` each time)."""
+def _sums_scratch(device, sums):
+    """(partials, arrivals) of transform(sums=) on the GPU (see transform.cuh):
+    a slot of K values for each block of the largest grid that a transform or a
+    persistent loop launches, and a count at 0. Made on a sums array's first
+    use and kept while the array owning its memory lives, at one address (CUDA
+    graphs and persistent loops keep it): another array there later, another
+    thread's sums, get their own. A first use may come in a loop body being
+    captured (PageRank's), whose allocator refuses memory that the body could
+    let go: this the body never does, so it comes from CuPy's pool itself,
+    zeroed on a stream of its own that the host waits for (the capture records
+    none of it)."""
     if device == "cpu":
         return _CPU_SCRATCH
     import cupy
-    owner = result
+    owner = sums
     while owner.base is not None:
         owner = owner.base
-    key = (current_gpu(), result.data.ptr, result.size, result.dtype.str, what)
+    gpu = current_gpu()
+    key = (gpu, sums.data.ptr, len(sums))
     with _scratch_lock:
         kept = _scratch.get(id(owner))
         if kept is None:
             kept = _scratch[id(owner)] = {}
             weakref.finalize(owner, _scratch.pop, id(owner), None)  # runs before the id can be reused
         if key not in kept:
-            if cupy.cuda.get_current_stream().is_capturing():
-                side = cupy.cuda.Stream(non_blocking=True)
-                with side, cupy.cuda.using_allocator(cupy.get_default_memory_pool().malloc):
-                    kept[key] = make(cupy)
-                side.synchronize()
-            else:
-                kept[key] = make(cupy)
+            slots = multiprocessors(gpu) * max(RESIDENT_BLOCKS_PER_SM, BLOCKS_PER_SM)
+            side = cupy.cuda.Stream(non_blocking=True)
+            with side, cupy.cuda.using_allocator(cupy.get_default_memory_pool().malloc):
+                kept[key] = cupy.empty(slots * len(sums)), cupy.zeros(1, dtype=numpy.uint32)
+            side.synchronize()
         return kept[key]
 
 
@@ -274,14 +268,22 @@ def _segments(offsets, total):
     return c_type(offsets.dtype), len(offsets) - 1, total
 
 
-def _merge_splits(device, xp, offsets, ctype, nseg, total):
-    """Each block's start on the merge path of items and segment ends (GPU)."""
+def _merge_splits(device, xp, offsets, ctype, nseg, total, out=None, identity=None):
+    """Each block's start on the merge path of items and segment ends (GPU).
+    With out, also stores the identity in the segments open at block boundaries
+    (see segreduce.cuh)."""
     blocks = -(-(total + nseg) // SEARCH_TILE)
     splits = xp.empty(blocks + 1, dtype=numpy.int64)
     params = [(f"const {ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"), ("long long*", "splits")]
     args = [offsets, numpy.int64(nseg), numpy.int64(total), splits]
+    open_segment = ""
+    if out is not None:
+        params += [(f"{c_type(out.dtype)}*", "out"), (c_type(out.dtype), "identity")]
+        args += [out, identity]
+        open_segment = f", minigr::StoreIdentity<{c_type(out.dtype)}>{{out, identity}}"
     launch(device, params, args, [],
-           {"gpu": f"minigr::merge_partitions<{SEARCH_TILE}>(offsets, nseg, total, splits)", "cpu": None},
+           {"gpu": f"minigr::merge_partitions<{SEARCH_TILE}>(offsets, nseg, total, splits{open_segment})",
+            "cpu": None},
            -(-(blocks + 1) // BLOCK), BLOCK)
     return splits, blocks
 
@@ -301,13 +303,20 @@ class Partition:
             self.splits, self.blocks = _merge_splits(device, array_module(device), offsets, ctype, nseg, self.total)
 
 
-def _splits(device, xp, offsets, ctype, nseg, total, partition):
-    """(splits, blocks) from `partition`, checked to be of these segments, or found now."""
+def _splits(device, xp, offsets, ctype, nseg, total, partition, out=None, identity=None):
+    """(splits, blocks) from `partition`, checked to be of these segments, or
+    found now. With out, the segments that span blocks hold the identity after."""
     if partition is None:
-        return _merge_splits(device, xp, offsets, ctype, nseg, total)
+        return _merge_splits(device, xp, offsets, ctype, nseg, total, out, identity)
     if partition.offsets is not offsets or partition.total != total:
         raise MinigrError("partition= was made for other offsets or another total; pass "
                           "Partition(offsets, total) of the segments being walked, or no partition")
+    if out is not None:
+        launch(device, [("long long", "nseg"), ("long long", "total"), ("const long long*", "splits"),
+                        ("long long", "blocks"), (f"{c_type(out.dtype)}*", "out"), (c_type(out.dtype), "identity")],
+               [numpy.int64(nseg), numpy.int64(total), partition.splits, numpy.int64(partition.blocks), out, identity],
+               [], {"gpu": f"minigr::store_open_identity<{SEARCH_TILE}>(nseg, total, splits, blocks, out, identity)",
+                    "cpu": None}, _grid(device, partition.blocks + 1), BLOCK, any_grid=True)
     return partition.splits, partition.blocks
 
 
@@ -354,7 +363,7 @@ def reduction(op, identity, dtype):
         raise MinigrError(f"op must be 'sum', 'min', 'max' or a C expression in a and b with an identity; got "
                           f"op={op!r}, identity={identity!r}")
     source = f"__device__ {ctype} operator()({ctype} a, {ctype} b) const {{ return {expression}; }}"
-    if op == "sum":  # every value type has a native atomic add (see atomic_combine, dialect_gpu.cuh)
+    if op == "sum":  # every value type has a native atomic add (see segreduce.cuh)
         source += f"\n__device__ void atomic({ctype}* address, {ctype} value) const {{ atomicAdd(address, value); }}"
     combine = Functor(source, filename="<op>")
     return combine, dtype.type(identity)
@@ -366,11 +375,7 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
     "sum", "min", "max", or a C expression in `a` and `b` (associative and
     commutative) with its identity. Empty segments get the identity. Returns
     an array of nseg values of `dtype` (4- or 8-byte int or float): `out` when
-    given (then of its dtype). partition: a Partition of these offsets, to reuse.
-    On the GPU the same bits on every run, whatever order its blocks end in: a
-    second kernel combines the segments that span blocks in block order (see
-    segreduce.cuh). Calls into one `out` share its scratch: queue them in order
-    (one stream), not at the same time."""
+    given (then of its dtype). partition: a Partition of these offsets, to reuse."""
     dtype = numpy.dtype(dtype if out is None else out.dtype)
     ctype = c_type(dtype)
     combine, identity = reduction(op, identity, dtype)
@@ -389,24 +394,13 @@ def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64
     # the threads, so the tile stays and the shared memory per SM hardly grows.
     block = BLOCK * dtype.itemsize // 4
     items = SEARCH_TILE // block
-    splits, blocks = _splits(device, xp, offsets, offsets_ctype, nseg, total, partition)
-    # Each block's record (see segreduce.cuh), placed for the second kernel's threads.
-    records = -(-blocks // COMBINE_THREADS) * COMBINE_THREADS
-    partials, closing = _kept_scratch(device, out, ("segreduce", records), lambda cupy: (
-        cupy.empty(2 * records, dtype), cupy.empty(records, numpy.int64)))
-    calls = {"gpu": f"minigr::segreduce<{block}, {items}, {COMBINE_THREADS}>(offsets, nseg, total, splits, out, "
-                    "identity, f0, f1, partials, closing)",
+    splits, blocks = _splits(device, xp, offsets, offsets_ctype, nseg, total, partition, out, identity)
+    calls = {"gpu": f"minigr::segreduce<{block}, {items}>(offsets, nseg, total, splits, out, identity, f0, f1)",
              "cpu": "minigr::segreduce(offsets, nseg, out, identity, f0, f1)"}
     launch(device, [(f"const {offsets_ctype}*", "offsets"), ("long long", "nseg"), ("long long", "total"),
-                    ("const long long*", "splits"), (f"{ctype}*", "out"), (ctype, "identity"),
-                    (f"{ctype}*", "partials"), ("long long*", "closing")],
-           [offsets, numpy.int64(nseg), numpy.int64(total), splits, out, identity, partials, closing],
-           [f, combine], calls, blocks, block)
-    launch(device, [("long long", "blocks"), ("const long long*", "closing"), (f"const {ctype}*", "partials"),
-                    (f"{ctype}*", "out"), (ctype, "identity")],
-           [numpy.int64(blocks), closing, partials, out, identity], [combine],
-           {"gpu": f"minigr::combine_open_segments<{COMBINE_THREADS}>(blocks, closing, partials, out, identity, f0)",
-            "cpu": None}, 1, COMBINE_THREADS)
+                    ("const long long*", "splits"), (f"{ctype}*", "out"), (ctype, "identity")],
+           [offsets, numpy.int64(nseg), numpy.int64(total), splits, out, identity], [f, combine],
+           calls, blocks, block)
     return out
 
 

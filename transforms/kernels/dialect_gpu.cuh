@@ -84,38 +84,6 @@ __device__ __forceinline__ To bit_cast(From from)
     return u.to;
 }
 
-// *address = op(*address, value) as one atomic step (neighbor_reduce over a
-// frontier). An op with a native atomic (the built-in sum) defines
-// atomic(address, value): a reduction done in L2 that the thread need not wait
-// for, where the compare-and-swap loop below waits a round trip per try.
-template <class Op, class = void>
-struct HasAtomic { static constexpr bool value = false; };
-template <class Op>
-struct HasAtomic<Op, decltype((void)&Op::atomic)> { static constexpr bool value = true; };
-
-template <class T, class Op>
-__device__ void atomic_combine(T* address, T value, const Op& op)
-{
-    if constexpr (HasAtomic<Op>::value) {
-        op.atomic(address, value);
-    } else if constexpr (sizeof(T) == 4) {
-        unsigned int* bits = (unsigned int*)address;
-        unsigned int old = *(volatile unsigned int*)bits, assumed;
-        do {
-            assumed = old;
-            old = atomicCAS(bits, assumed, bit_cast<unsigned int>(op(bit_cast<T>(assumed), value)));
-        } while (old != assumed);
-    } else {
-        static_assert(sizeof(T) == 8, "reduced values are 4 or 8 bytes wide");
-        unsigned long long* bits = (unsigned long long*)address;
-        unsigned long long old = *(volatile unsigned long long*)bits, assumed;
-        do {
-            assumed = old;
-            old = atomicCAS(bits, assumed, bit_cast<unsigned long long>(op(bit_cast<T>(assumed), value)));
-        } while (old != assumed);
-    }
-}
-
 // Loads and stores at GPU scope for data that other blocks write while a
 // kernel runs: acquire sees what was written before a release it reads.
 __device__ __forceinline__ unsigned long long load_acquire(const unsigned long long* word)

@@ -59,14 +59,23 @@ struct MergeRange {
     }
 };
 
+struct NoSegment {
+    __device__ void operator()(long long) const {}
+};
+
 // The merge-path split at the start of every block (and the end), one thread
-// each, so that blocks start without a serial search through global memory.
-template <int NV, class O>
-__device__ void merge_partitions(const O* offsets, long long nseg, long long total, long long* splits)
+// each, so that blocks start without a serial search through global memory;
+// open(seg) is called with the segment open at each split (seg < nseg).
+template <int NV, class O, class Open = NoSegment>
+__device__ void merge_partitions(const O* offsets, long long nseg, long long total, long long* splits,
+                                 Open open = {})
 {
     const long long blocks = (total + nseg + NV - 1) / NV;
     const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (p <= blocks) splits[p] = merge_path(min(p * NV, total + nseg), offsets + 1, nseg, total);
+    if (p > blocks) return;
+    const long long diag = min(p * NV, total + nseg), x = merge_path(diag, offsets + 1, nseg, total);
+    splits[p] = x;
+    if (diag - x < nseg) open(diag - x);
 }
 
 template <int BLOCK, int NV, class O>

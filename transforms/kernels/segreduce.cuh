@@ -1,18 +1,49 @@
 // Segmented reduction fused with the load-balanced search: values f(idx, seg, rank)
-// are reduced per segment with op (associative and commutative), in two kernels,
-// so that a result has the same bits on every run, whatever order the blocks end
-// in (the segments that span blocks were combined atomically in that order before,
-// and PageRank's float64 ranks differed in their last bits from run to run).
-// segreduce: a block reduces its share of the merge path and stores the segments
-// that close in it but the first, which may hold items of earlier blocks; for it
-// the block leaves a record: its partial of that segment (its head), its partial
-// of the segment open at its end (its tail: all its items where none closes) and
-// the segment it closes first (-1 for none). combine_open_segments, one block,
-// then combines the records in block order. A kernel of its own, not the last
-// block to finish (as transform_sums does): every block of 2048 items would wait
-// at its end for an acq_rel atomic, and the last one's pass over the records
-// would have to fit the blocks' 32 registers (2048 threads an SM), a load at a time.
+// are reduced per segment with op. A block reduces its share of the merge path;
+// a segment lying wholly inside one block is stored, one spanning blocks is
+// combined into out atomically (atomic_combine), so op must be associative and
+// commutative. Those segments hold the identity beforehand: merge_partitions
+// stores it in the ones open at block boundaries (StoreIdentity), or, with a
+// Partition found earlier, store_open_identity does.
 namespace minigr {
+
+template <class T>
+struct StoreIdentity {
+    T* out;
+    T identity;
+    __device__ void operator()(long long seg) const { out[seg] = identity; }
+};
+
+// An op with a native atomic (the built-in sum) defines atomic(address, value):
+// a reduction done in L2 that the thread need not wait for, where the
+// compare-and-swap loop below waits a round trip per try.
+template <class Op, class = void>
+struct HasAtomic { static constexpr bool value = false; };
+template <class Op>
+struct HasAtomic<Op, decltype((void)&Op::atomic)> { static constexpr bool value = true; };
+
+template <class T, class Op>
+__device__ void atomic_combine(T* address, T value, const Op& op)
+{
+    if constexpr (HasAtomic<Op>::value) {
+        op.atomic(address, value);
+    } else if constexpr (sizeof(T) == 4) {
+        unsigned int* bits = (unsigned int*)address;
+        unsigned int old = *(volatile unsigned int*)bits, assumed;
+        do {
+            assumed = old;
+            old = atomicCAS(bits, assumed, bit_cast<unsigned int>(op(bit_cast<T>(assumed), value)));
+        } while (old != assumed);
+    } else {
+        static_assert(sizeof(T) == 8, "segreduce values are 4 or 8 bytes wide");
+        unsigned long long* bits = (unsigned long long*)address;
+        unsigned long long old = *(volatile unsigned long long*)bits, assumed;
+        do {
+            assumed = old;
+            old = atomicCAS(bits, assumed, bit_cast<unsigned long long>(op(bit_cast<T>(assumed), value)));
+        } while (old != assumed);
+    }
+}
 
 // A partial reduction that may restart: `reset` marks a new segment.
 template <class T>
@@ -59,25 +90,14 @@ __device__ Run<T> block_segmented_scan(Run<T> x, Op& op)
     return result;
 }
 
-// Where block b of `blocks` leaves its record: combine_open_segments's thread t
-// takes blocks t * chunk .. (t + 1) * chunk - 1, so the records of its threads'
-// k-th blocks lie side by side, and their loads coalesce.
-template <int THREADS>
-__device__ __forceinline__ unsigned record_of(unsigned b, unsigned blocks)
-{
-    const unsigned chunk = (blocks + THREADS - 1) / THREADS;
-    return b % chunk * THREADS + b / chunk;
-}
-
 // Items' values are computed striped (f's loads at idx coalesce) into shared
 // memory; then each thread walks ITEMS steps of the block's path, reducing the
 // items it meets and finishing each segment whose end it meets. The partial of a
 // segment still open at a thread's last step carries into the next threads
-// through a segmented scan, and into the next block through the record.
-// partials: heads and tails, two values a record; closing: a segment a record.
-template <int BLOCK, int ITEMS, int THREADS, class O, class T, class F, class Op>
+// through a segmented scan, and into the next block through atomic_combine.
+template <int BLOCK, int ITEMS, class O, class T, class F, class Op>
 __device__ void segreduce(const O* offsets, long long nseg, long long total, const long long* splits, T* out,
-                          T identity, F& f, Op& op, T* partials, long long* closing)
+                          T identity, F& f, Op& op)
 {
     constexpr int NV = BLOCK * ITEMS;
     __shared__ MergeRange<NV> r;
@@ -85,10 +105,12 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
     __shared__ T inclusive_values[BLOCK];
     load_merge_range<BLOCK>(r, offsets, nseg, total, splits);
 
-    // Stores segment `local` (relative to y0), but the first goes to the block's record, as its head.
-    auto finish = [&](int local, T value) {
-        if (local) out[r.y0 + local] = value;
-        else partials[2 * record_of<THREADS>(blockIdx.x, gridDim.x)] = value;
+    // Stores segment `local` (relative to y0), or combines it into out when the
+    // segment has items in other blocks too.
+    const bool first_inside = r.start0 >= r.x0;
+    auto finish = [&](int local, T value, bool right_inside) {
+        if ((local > 0 || first_inside) && right_inside) out[r.y0 + local] = value;
+        else atomic_combine(out + r.y0 + local, value, op);
     };
 
     int x, y;
@@ -121,7 +143,7 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
             acc = op(acc, values[padded<T>(x++)]);
         } else if (y < nends) {
             if (first_seg < 0) { first_seg = y; first_value = acc; }
-            else finish(y, acc);
+            else finish(y, acc, true);
             stop = r.stop_of(++y);
             acc = identity;
         }
@@ -130,59 +152,23 @@ __device__ void segreduce(const O* offsets, long long nseg, long long total, con
     inclusive_values[threadIdx.x] = inclusive.value;
     __syncthreads();
     if (first_seg >= 0)
-        finish(first_seg, threadIdx.x ? op(inclusive_values[threadIdx.x - 1], first_value) : first_value);
-    if (threadIdx.x == BLOCK - 1) {  // its inclusive value is the tail
-        const unsigned record = record_of<THREADS>(blockIdx.x, gridDim.x);
-        partials[2 * record + 1] = inclusive.value;
-        closing[record] = nends ? r.y0 : -1;
-    }
+        finish(first_seg, threadIdx.x ? op(inclusive_values[threadIdx.x - 1], first_value) : first_value, true);
+    // The segment open at the block's end continues in the next block.
+    if (threadIdx.x == BLOCK - 1 && r.y1 < nseg && r.items() > 0) finish(r.nends(), inclusive.value, false);
 }
 
-// The second kernel, one block of THREADS: the segments that the blocks of a
-// segreduce close first, each op of its blocks' partials in block order (the
-// tails of the blocks since the last to close one, then the head of the block
-// closing it), an order fixed by the number of blocks alone. Thread t walks a
-// run of blocks' records; what is open at the start of its run comes from the
-// threads before through a segmented scan.
-template <int THREADS, class T, class Op>
-__device__ void combine_open_segments(long long blocks, const long long* closing, const T* partials, T* out,
-                                      T identity, Op& op)
+// Before a segreduce with splits found earlier: the identity in the segments
+// open at its blocks' boundaries (those it may combine atomically), where
+// filling all of out wrote every segment twice.
+template <int NV, class T>
+__device__ void store_open_identity(long long nseg, long long total, const long long* splits, long long blocks,
+                                    T* out, T identity)
 {
-    constexpr int BATCH = 4;  // records a thread loads at once
-    __shared__ T inclusive_values[THREADS];
-    const long long chunk = (blocks + THREADS - 1) / THREADS, begin = threadIdx.x * chunk;
-    const long long run = max(0ll, min(chunk, blocks - begin));  // the blocks of this thread's run
-    long long first_seg = -1;  // the first segment this thread closes: it may be open in earlier threads' runs
-    T first_value = identity, acc = identity;
-    for (long long k0 = 0; k0 < run; k0 += BATCH) {
-        long long seg[BATCH];
-        T head[BATCH], tail[BATCH];
-#pragma unroll
-        for (int k = 0; k < BATCH; ++k) {
-            const long long record = (k0 + k) * THREADS + threadIdx.x;  // record_of(begin + k0 + k)
-            if (k0 + k < run) {
-                seg[k] = closing[record];
-                head[k] = partials[2 * record];  // written only where a segment closes, and read only there
-                tail[k] = partials[2 * record + 1];
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < BATCH; ++k) {
-            if (k0 + k >= run) break;
-            if (seg[k] >= 0) {
-                const T value = op(acc, head[k]);
-                if (first_seg < 0) { first_seg = seg[k]; first_value = value; }
-                else out[seg[k]] = value;
-                acc = tail[k];
-            } else {
-                acc = op(acc, tail[k]);
-            }
-        }
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p <= blocks; p += stride) {
+        const long long seg = min(p * NV, total + nseg) - splits[p];
+        if (seg < nseg) out[seg] = identity;
     }
-    const Run<T> inclusive = block_segmented_scan<THREADS>(Run<T>{first_seg >= 0, acc}, op);
-    inclusive_values[threadIdx.x] = inclusive.value;
-    __syncthreads();
-    if (first_seg >= 0) out[first_seg] = threadIdx.x ? op(inclusive_values[threadIdx.x - 1], first_value) : first_value;
 }
 
 }  // namespace minigr
