@@ -32,11 +32,58 @@ void apply(int src, int dst, long long edge, long long rank, long long out_idx, 
 
 
 class NeighborGroups:
-    """The tables of one graph, grouping by `label` (an int32 array of labels >= 0,
-    one per vertex, read at each fill) the values of op(vertex, neighbor, edge)
-    (a Functor returning a double); loops: whether a vertex's self-loops count.
-    `view` is the device view user functors capture: for (s = g.begin(v); s < g.end(v);
-    ++s), a used slot has g.label(s) != -1 and its sum g.sum(s); g.clear(s) empties it."""
+    """Per vertex, the values of op(vertex, neighbor, edge) summed by the neighbour's label.
+
+    Louvain's edge weight to each neighbouring community; with an op of 1, how many
+    neighbours hold each label. Each vertex has a hash table of twice its degree in
+    slots, filled by `fill` (advance over every edge, with atomics); user functors walk a
+    vertex's slots through `view` and empty them for the next fill.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph, over whose out-edges the tables are filled.
+    label : array
+        Labels (int32, >= 0), one per vertex, read at each fill.
+    op : Functor
+        ``double operator()(int v, int neighbor, long long edge) const``: an edge's value.
+    loops : bool, default True
+        Whether a vertex's self-loops count.
+
+    Attributes
+    ----------
+    view : Functor
+        The tables' device view, for user functors to capture (say as ``g``): for (s =
+        g.begin(v); s < g.end(v); ++s), a used slot has g.label(s) != -1 and its sum
+        g.sum(s); g.clear(s) empties it.
+    labels, sums : array
+        The slots' labels (-1: empty) and sums.
+
+    Examples
+    --------
+    Each vertex's count of neighbours labelled 1, and of labels among its neighbours:
+
+    >>> import minigr
+    >>> from minigr.operators import NeighborGroups
+    >>> from minigr.transforms import Functor, transform
+    >>> graph = minigr.Graph.from_edges([0, 0, 0, 1, 2], [1, 2, 3, 3, 3])
+    >>> label = graph.xp.asarray([0, 0, 1, 1], dtype="int32")
+    >>> one = Functor("double operator()(int v, int u, long long e) const { return 1; }")
+    >>> groups = NeighborGroups(graph, label, one)
+    >>> groups.fill()
+    >>> ones, kinds = graph.xp.zeros(4), graph.xp.zeros(4, dtype="int32")
+    >>> walk = Functor('''void operator()(long long v) const {
+    ...     for (long long s = g.begin(v); s < g.end(v); ++s) {
+    ...         if (g.label(s) == -1) continue;
+    ...         if (g.label(s) == 1) ones[v] = g.sum(s);
+    ...         kinds[v] += 1;
+    ...         g.clear(s);
+    ...     }
+    ... }''', g=groups.view, ones=ones, kinds=kinds)
+    >>> transform(graph.num_vertices, walk)
+    >>> ones.tolist(), kinds.tolist()
+    ([2.0, 1.0, 1.0, 0.0], [2, 1, 1, 0])
+    """
 
     def __init__(self, graph, label, op, loops=True):
         xp = graph.xp
@@ -49,5 +96,21 @@ class NeighborGroups:
                              **tables)
 
     def fill(self):
-        """Adds every edge's value to its source's table (queued; the tables must be empty)."""
+        """Add every edge's value to its source's table, by its neighbour's label.
+
+        The tables must be empty: new, or emptied by the user's walk (``g.clear(s)``).
+        Queued on the current stream; nothing waits.
+
+        Examples
+        --------
+        >>> import minigr
+        >>> from minigr.operators import NeighborGroups
+        >>> from minigr.transforms import Functor
+        >>> graph = minigr.Graph.from_edges([0, 0, 1], [1, 2, 2])
+        >>> weight = Functor("double operator()(int v, int u, long long e) const { return 0.5; }")
+        >>> groups = NeighborGroups(graph, graph.xp.zeros(3, dtype="int32"), weight)
+        >>> groups.fill()
+        >>> sorted(groups.sums.tolist())[-2:]  # 0's two edges in one slot, 1's edge in another
+        [0.5, 1.0]
+        """
         advance(self.graph, None, self._fill)

@@ -42,16 +42,58 @@ _OWN = "void operator()(long long) const { if (own[0] >= 0) out[own[0]] = own[0]
 
 def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", reduce="sum", identity=None,
                     dtype=numpy.float64, strategy=None):
-    """out[v], for each vertex v of `frontier`'s current level (None: every
-    vertex), becomes the reduction (`reduce`: "sum", "min", "max" or a C
-    expression in a and b with its identity) of op(v, neighbor, edge) over v's
-    out-neighbours, or in-neighbours with direction="in" (then `edge` indexes
-    graph.reverse()); the identity where there are none. out: an array of one
-    value per vertex (allocated when None, of `dtype`; else of its own dtype).
-    Returns out. strategy (every vertex only): "lbs", "thread_mapped" (a group
-    of threads per vertex: one on the CPU, on the GPU a power of two near half
-    the mean degree, at most a warp), or None for thread_mapped when no vertex
-    has over GROUP_MAX_DEGREE edges."""
+    """Per vertex, reduce the user's op(vertex, neighbor, edge) over its out- or in-neighbours.
+
+    out[v], for each vertex v of `frontier`'s current level (None: every vertex), becomes
+    the reduction of op(v, neighbor, edge) over v's neighbours, the identity where there
+    are none: a pull of ranks, a count, a minimum. Over every vertex it is a segmented
+    reduction over the rows, load-balanced by merge path ("lbs"), or on low-degree graphs
+    a group of threads per vertex looping over its edges ("thread_mapped"); over a level,
+    a thread, warp or block per vertex by degree, combining atomically. Queued on the
+    current stream; nothing waits.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph.
+    op : Functor
+        ``T operator()(int v, int neighbor, long long edge) const``: the value of one edge.
+    frontier : Frontier, optional
+        Its current level's vertices are reduced (the others' values in out are left as
+        they were). None: every vertex.
+    out : array, optional
+        One value per vertex, of its own dtype; allocated (of `dtype`) when None.
+    direction : {'out', 'in'}, default 'out'
+        Out-neighbours, or in-neighbours ("in": `edge` then indexes graph.reverse()).
+    reduce : str, default 'sum'
+        "sum", "min", "max", or a C expression in a and b (associative and commutative)
+        with its `identity`.
+    identity : scalar, optional
+        The reduction's identity; required for a C expression.
+    dtype : dtype, default numpy.float64
+        The values' type when out is None: a 4- or 8-byte int or float.
+    strategy : {None, 'lbs', 'thread_mapped'}, default None
+        Every vertex only: "lbs", "thread_mapped" (a group of threads per vertex: one on
+        the CPU, on the GPU a power of two near half the mean degree, at most a warp), or
+        None for thread_mapped when no vertex has over GROUP_MAX_DEGREE (32) edges, else lbs.
+
+    Returns
+    -------
+    array
+        `out`: one value per vertex.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> from minigr.operators import neighbor_reduce
+    >>> from minigr.transforms import Functor
+    >>> graph = minigr.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3])
+    >>> ids = Functor("double operator()(int v, int u, long long edge) const { return u; }")
+    >>> neighbor_reduce(graph, ids).tolist()  # the sum of each vertex's out-neighbours' ids
+    [3.0, 3.0, 3.0, 0.0]
+    >>> neighbor_reduce(graph, ids, direction="in", reduce="max", identity=-1).tolist()
+    [-1.0, 0.0, 0.0, 2.0]
+    """
     if direction not in ("out", "in"):
         raise MinigrError(f"direction must be 'out' or 'in', got {direction!r}")
     g = graph if direction == "out" else graph.reverse()
@@ -87,13 +129,44 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
 
 
 def smallest_in_neighbour(graph, op, out=None, own=None):
-    """out[v]: the smallest in-neighbour u for which op(v, u, edge) returns u
-    (it returns -1 for the others; edge indexes graph.reverse()), or -1 where
-    none does: a parent on shortest paths, found from the distances. own: the
-    vertex that is its own parent (the source), an int, or where the call is
-    replayed (a CUDA graph keeps the values it was recorded with) a one-cell
-    int32 device array read as it runs (-1: none). Returns out (int32,
-    allocated when None)."""
+    """Per vertex, the smallest in-neighbour that the user's op picks: a parent, found from labels.
+
+    out[v] becomes the smallest in-neighbour u for which op(v, u, edge) returns u (it
+    returns -1 for the others), or -1 where none does: a parent on shortest paths, found
+    from the distances (SSSP's parents). Queued on the current stream; nothing waits.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph; its reverse (CSC) is built on first use.
+    op : Functor
+        ``int operator()(int v, int u, long long edge) const``: u, or -1 (edge indexes
+        graph.reverse()).
+    out : array, optional
+        One int32 per vertex; allocated when None.
+    own : int or array, optional
+        The vertex that is its own parent (the source): an int, or where the call is
+        replayed (a CUDA graph keeps the values it was recorded with) a one-cell int32
+        device array read as it runs (-1: none).
+
+    Returns
+    -------
+    array
+        `out` (int32).
+
+    Examples
+    --------
+    >>> import minigr
+    >>> from minigr.operators import smallest_in_neighbour
+    >>> from minigr.transforms import Functor
+    >>> graph = minigr.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3])
+    >>> depth = graph.xp.asarray([0, 1, 1, 2], dtype="int32")
+    >>> before = Functor(
+    ...     "int operator()(int v, int u, long long edge) const { return depth[u] + 1 == depth[v] ? u : -1; }",
+    ...     depth=depth)
+    >>> smallest_in_neighbour(graph, before, own=0).tolist()
+    [0, 0, 0, 1]
+    """
     out = neighbor_reduce(graph, op, out=out, direction="in", reduce=SMALLEST_FOUND, identity=-1, dtype=numpy.int32)
     if isinstance(own, numbers.Integral):
         out[own] = own

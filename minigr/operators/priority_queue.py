@@ -56,14 +56,62 @@ _NEXT = "bool operator()() const { return buckets.next(); }"
 
 
 class Buckets:
-    """Delta-stepping's buckets over the vertices of an n-vertex graph on
-    `device`: `near` and `far` (Frontiers), and `view`, which functors capture
-    (as `buckets`) to call offer(v, label), place(v, label), reset(root, delta),
-    next(), and its two steps next_near() and raise_threshold(deltas), on the
-    device (see the module's text). `bucket` holds [threshold, delta, far's
-    lowest label]; `threshold` is its first cell. SSSP's relax (apps/sssp.py)
-    captures it: its cond ends with `return improved && buckets.offer(dst,
-    candidate);`, and advance appends to near."""
+    """Delta-stepping's buckets over the vertices of an n-vertex graph, on the device.
+
+    The near and far piles of Gunrock's SSSP (see the module's text): a vertex whose
+    label fell is offered with it, and joins near below the threshold, else far, which
+    keeps its lowest label; when near runs dry the threshold rises past the empty
+    buckets, and `split` offers far's vertices again. Labels are non-negative; the state
+    stays on the device, so a loop over the buckets needs no host round trip. SSSP's relax
+    (apps/sssp.py) captures the view: its cond ends with ``return improved &&
+    buckets.offer(dst, candidate);``, and advance appends to near.
+
+    Parameters
+    ----------
+    n : int
+        The number of vertices.
+    device : {'gpu', 'cpu'} or None
+        Where the buckets live; None: $MINIGR_DEVICE, else the GPU when there is one.
+
+    Attributes
+    ----------
+    near, far : Frontier
+        The two buckets.
+    bucket : array
+        float64 [threshold, delta, far's lowest label]; `threshold` is its first cell.
+    view : Functor
+        What functors capture (as ``buckets``) to call, on the device, ``offer(v, label)``
+        (true: v is near, for the caller to append), ``place(v, label)`` (offers, and
+        appends a near v), ``reset(root, delta)`` (`root`, or none for -1, alone in near,
+        far empty, the threshold at delta), ``next()`` and its two steps ``next_near()``
+        and ``raise_threshold(deltas)``, each by one thread.
+
+    Examples
+    --------
+    Labels below 1 go near, the others far; once near ran dry, the threshold rises to the
+    bucket of far's lowest label, 1.7, and a split sends that vertex near:
+
+    >>> from minigr.operators import Buckets
+    >>> from minigr.transforms import Functor, array_module, resolve_device, transform
+    >>> device = resolve_device()
+    >>> label = array_module(device).asarray([0.0, 0.5, 3.2, 1.7])
+    >>> buckets = Buckets(4, device)
+    >>> transform(1, Functor('''void operator()(long long) const {
+    ...     buckets.reset(-1, 1.0);  // empty, delta 1
+    ...     for (int v = 0; v < 4; ++v) buckets.place(v, label[v]);
+    ... }''', buckets=buckets.view, label=label))
+    >>> step = Functor("void operator()(long long) const { next(); }", next=buckets.next_condition())
+    >>> transform(1, step)
+    >>> sorted(buckets.near.wait_ids().tolist())
+    [0, 1]
+    >>> transform(1, step)
+    >>> buckets.threshold.tolist()
+    [2.0]
+    >>> buckets.split(Functor("double operator()(int v) const { return label[v]; }", label=label))
+    >>> transform(1, step)
+    >>> buckets.near.wait_ids().tolist()
+    [3]
+    """
 
     def __init__(self, n, device):
         self.near, self.far = Frontier(n, device), Frontier(n, device)
@@ -73,16 +121,84 @@ class Buckets:
                             far=self.far.view, bucket=self.bucket)
 
     def split(self, label):
-        """Offers far's current level again, each vertex v with label(v) (a
-        Functor with `double operator()(int v) const`): it joins near's next
-        level or stays far. Nothing to do (a launch with no items) unless next()
-        just raised the threshold."""
+        """Offer far's current level again, each vertex with its label: near or far again.
+
+        Each vertex v of far's current level is offered with label(v): it joins near's
+        next level or stays far. Nothing to do (a launch with no items) unless next() just
+        raised the threshold. Queued on the current stream; nothing waits.
+
+        Parameters
+        ----------
+        label : Functor
+            ``double operator()(int v) const``: v's label now.
+
+        Examples
+        --------
+        >>> from minigr.operators import Buckets
+        >>> from minigr.transforms import Functor, array_module, resolve_device, transform
+        >>> device = resolve_device()
+        >>> label = array_module(device).asarray([2.5, 1.5])
+        >>> buckets = Buckets(2, device)
+        >>> transform(1, Functor('''void operator()(long long) const {
+        ...     buckets.reset(-1, 1.0);
+        ...     buckets.place(0, label[0]);
+        ...     buckets.place(1, label[1]);
+        ...     buckets.next();  // near is empty: the threshold rises to 2, far's level made current
+        ... }''', buckets=buckets.view, label=label))
+        >>> buckets.split(Functor("double operator()(int v) const { return label[v]; }", label=label))
+        >>> buckets.near.next_level()
+        >>> buckets.near.wait_ids().tolist()
+        [1]
+        """
         transform(self.far.size, Functor(_SPLIT, filename="<buckets split>", buckets=self.view, label=label))
 
     def next_condition(self):
-        """A loop condition: next() (see the module's text)."""
+        """A loop condition that moves the buckets on: next(), by one thread.
+
+        next() makes near's next level current if it has vertices; else it raises the
+        threshold to the first bucket that holds a far label and makes far's vertices
+        current, for `split`. It holds while any vertex is left.
+
+        Returns
+        -------
+        Functor
+            ``bool operator()() const``, for a `minigr.enactor.Loop`.
+
+        Examples
+        --------
+        >>> from minigr.enactor import Loop
+        >>> from minigr.operators import Buckets
+        >>> from minigr.transforms import Functor, array_module, resolve_device
+        >>> device = resolve_device()
+        >>> label = array_module(device).asarray([0.0, 0.5, 1.5])
+        >>> buckets = Buckets(3, device)
+        >>> start = Functor('''void operator()(long long) const {
+        ...     buckets.reset(0, 1.0);  // 0 alone in near, the threshold at 1
+        ...     buckets.place(1, label[1]);
+        ...     buckets.place(2, label[2]);
+        ... }''', buckets=buckets.view, label=label)
+        >>> distance = Functor("double operator()(int v) const { return label[v]; }", label=label)
+        >>> loop = Loop("buckets", device, lambda: buckets.split(distance), buckets.next_condition(),
+        ...             checks=buckets.overflow_checks())
+        >>> loop.run("device", 10, before=(1, start))
+        >>> loop.wait_iterations()  # bodies: near {0}, near {1}, far {2} split, near {2}
+        (4, False)
+        """
         return Functor(_NEXT, filename="<buckets next>", buckets=self.view)
 
     def overflow_checks(self):
-        """The checks of both frontiers, for a Loop."""
+        """The overflow checks of both buckets' frontiers, for a Loop's `checks`.
+
+        Returns
+        -------
+        list of tuple
+            (flag, message) of near, then of far (see Frontier.overflow_check).
+
+        Examples
+        --------
+        >>> from minigr.operators import Buckets
+        >>> from minigr.transforms import resolve_device
+        >>> [flag.tolist() for flag, message in Buckets(3, resolve_device()).overflow_checks()]
+        [[0], [0]]
+        """
         return [self.near.overflow_check(), self.far.overflow_check()]

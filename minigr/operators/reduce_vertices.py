@@ -9,12 +9,46 @@ _ARRAY = "%s operator()(int v) const { return values[v]; }"
 
 
 def reduce_vertices(graph, op, *, out, reduce="sum", identity=None):
-    """out[0] becomes the reduction (`reduce`: "sum", "min", "max" or a C
-    expression in a and b with its identity) of op(vertex) over every vertex
-    of the graph; the identity when it has none. op: a Functor, or a device
-    array of one value per vertex, whose values are reduced. out: a
-    one-element device array (a slice of a larger one is fine), whose dtype
-    the values take. Returns out."""
+    """One value reduced over every vertex of the graph, left on the device.
+
+    out[0] becomes the reduction of op(vertex) over every vertex, the identity when the
+    graph has none: a vector's norm, an iteration's change, kept in a device array so
+    that a loop's condition reads it without a host round trip. Queued on the current
+    stream; nothing waits.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph, whose vertices are reduced over.
+    op : Functor or array
+        ``T operator()(int v) const``, or a device array of one value per vertex, whose
+        values are reduced.
+    out : array
+        A one-element device array (a slice of a larger one is fine), whose dtype the
+        values take.
+    reduce : str, default 'sum'
+        "sum", "min", "max", or a C expression in a and b with its `identity`.
+    identity : scalar, optional
+        The reduction's identity; required for a C expression.
+
+    Returns
+    -------
+    array
+        `out`.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> from minigr.operators import reduce_vertices
+    >>> from minigr.transforms import Functor
+    >>> graph = minigr.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3])
+    >>> totals = graph.xp.zeros(2)
+    >>> reduce_vertices(graph, graph.out_degrees(), out=totals[0:1], reduce="max").tolist()
+    [2.0]
+    >>> squares = Functor("double operator()(int v) const { return v * v; }")
+    >>> reduce_vertices(graph, squares, out=totals[1:2]).tolist(), totals.tolist()
+    ([14.0], [2.0, 14.0])
+    """
     if not isinstance(op, Functor):
         op = Functor(_ARRAY % c_type(op.dtype), filename="<reduce_vertices values>", values=op)
     partition = graph.vertex_partition()

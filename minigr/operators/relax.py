@@ -103,23 +103,62 @@ LONE_BELOW, LONE_BELOW_IN_BUCKETS = 2**17, 2**21
 
 
 class Relax:
-    """relax over `graph`'s out-edges, into `labels` (uint32, one per vertex),
-    with the body of `unsigned candidate(int src, int dst, long long edge,
-    unsigned label)` stated as `candidate` (it sees the captures by name).
-    With `above`, the body of `unsigned above(unsigned label, double width)`
-    (the label `width` above `label`; same captures), it runs in buckets: a
-    run corrects the labels below a bound and defers the others, and the next
-    bucket's bound is above(the smallest deferred, the width), in a loop of
-    runs; each run gives the first width, and may let the width follow the
-    pairs each bucket queued (see run). Errors name `name`.
-    Keeps its queue, of PUSHES_PER_VERTEX pushes per vertex: where a run needs
-    more, wait_pushes() says so and the labels are void.
+    """Asynchronous label correcting over a graph's out-edges, through a queue of improved vertices.
 
-    >>> import numpy, minigr
-    >>> graph = minigr.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 2], device="cpu")
-    >>> depth = numpy.full(4, -1, dtype=numpy.int32)  # -1 as uint32: the largest label
+    From the sources, labels[dst] = min(labels[dst], candidate(src, dst, edge,
+    labels[src])) along every edge until nothing changes, by one kernel that works
+    through a queue (`minigr.transforms.worklist_transform`): a chain of improvements runs
+    at the latency of its own loads, with no level, barrier or launch between its steps
+    (BFS's and SSSP's ``loop="async"``). It wins where levels are many and small (road
+    maps), and loses where a vertex has many edges: one thread walks a vertex's edges.
+    With `above` it runs in buckets of labels, as delta-stepping does: a run corrects the
+    labels below a bound and defers the others, and the next bucket's bound is
+    above(the smallest deferred, the width), in a loop of runs on the device.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph, over whose out-edges labels are corrected.
+    labels : array
+        The labels (uint32), one per vertex; smaller is better (an int32 or a non-negative
+        float32 array viewed as uint32 orders the same).
+    candidate : str
+        The body of ``unsigned candidate(int src, int dst, long long edge, unsigned
+        label)``: dst's label through that edge; it sees the captures by name.
+    filename : str, default "<relax candidate>"
+        The name compile errors give the bodies.
+    above : str, optional
+        The body of ``unsigned above(unsigned label, double width)``, the label `width`
+        above `label` (same captures): relax in buckets. Each run gives the first width,
+        and may let the width follow the pairs each bucket queued (see `run`).
+    name : str, default "relax"
+        The name errors give.
+    **captures
+        Arrays, scalars and functors that the bodies use, by name.
+
+    Attributes
+    ----------
+    lone : bool
+        Whether each worker is a warp of its own (graphs of under 2^17 vertices, 2^21 in
+        buckets, where queues hold little at once).
+    workers : int
+        Threads that work the queue at once.
+
+    Notes
+    -----
+    Keeps its queue, made on the first run, of PUSHES_PER_VERTEX (8) pushes per vertex;
+    where a run needs more, `wait_pushes` says so and the labels are void.
+
+    Examples
+    --------
+    Hops from vertex 0:
+
+    >>> import minigr
+    >>> from minigr.operators import Relax
+    >>> graph = minigr.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 2])
+    >>> depth = graph.xp.full(4, -1, dtype="int32")  # -1 as uint32: the largest label
     >>> depth[0] = 0
-    >>> hops = Relax(graph, depth.view(numpy.uint32), "return label + 1;")
+    >>> hops = Relax(graph, depth.view("uint32"), "return label + 1;")
     >>> hops.run([0], [0])
     >>> hops.wait_pushes(), depth.tolist()  # the source's pair, and 2's (1 and 3 went on a chain)
     (2, [0, 1, 1, 2])
@@ -147,10 +186,37 @@ class Relax:
         self.queue = self.loop = None  # made on the first run: 8 bytes a push (24 with buckets)
 
     def run(self, sources, labels, width=None, adapt=False):
-        """Queues the run from `sources`, whose labels (already stored) are
-        `labels` (host sequences). In buckets (with `above`): the first `width`
-        wide, and with adapt each next one as wide as makes it queue about
-        BUCKET_PAIRS pairs for each worker (from half to twice the last)."""
+        """Queue a run from the sources, whose labels are stored already.
+
+        Queued on the current stream; nothing waits (`wait_pushes` reads its outcome).
+
+        Parameters
+        ----------
+        sources : sequence of int
+            The vertices the run starts from (host values).
+        labels : sequence of int
+            Their labels, as stored in the labels array (host values).
+        width : float, optional
+            The first bucket's width: required in buckets (with `above`), refused without.
+        adapt : bool, default False
+            In buckets: make each next bucket as wide as makes it queue about BUCKET_PAIRS
+            (12) pairs for each worker, from half to twice the last.
+
+        Examples
+        --------
+        Distances from vertex 0, in buckets 2 wide:
+
+        >>> import minigr
+        >>> from minigr.operators import Relax
+        >>> graph = minigr.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], weights=[1, 5, 1, 1])
+        >>> distance = graph.xp.full(4, -1, dtype="int32")
+        >>> distance[0] = 0
+        >>> sssp = Relax(graph, distance.view("uint32"), "return label + (unsigned)weights[edge];",
+        ...              above="return label + (unsigned)width;", weights=graph.weights)
+        >>> sssp.run([0], [0], width=2)
+        >>> sssp.wait_pushes() is not None, distance.tolist()
+        (True, [0, 1, 5, 2])
+        """
         if (width is None) != (self.bound is None):
             raise MinigrError(f"{self.name}: relax takes a bucket width exactly where it runs in buckets (above=)")
         with naming_errors(self.name, "relaxing"):
@@ -174,6 +240,24 @@ class Relax:
         self.loop.run("device", 2**31 - 1)
 
     def wait_pushes(self):
-        """The last run's pushes, or None where its queue overflowed (its labels are void): waits for it."""
+        """The last run's pushes, or None where its queue overflowed: waits for the run.
+
+        Returns
+        -------
+        int or None
+            The pairs the run pushed, its sources' included (over all its buckets); None
+            where a push found the queue full: the labels are then void.
+
+        Examples
+        --------
+        >>> import minigr
+        >>> from minigr.operators import Relax
+        >>> graph = minigr.Graph.from_edges([0, 1, 2], [1, 2, 3])
+        >>> depth = graph.xp.asarray([0, -1, -1, -1], dtype="int32")
+        >>> hops = Relax(graph, depth.view("uint32"), "return label + 1;")
+        >>> hops.run([0], [0])
+        >>> hops.wait_pushes(), depth.tolist()  # the source's pair: 1, 2 and 3 went on its chain
+        (1, [0, 1, 2, 3])
+        """
         with naming_errors(self.name, "relaxing"):
             return self.queue.wait_pushes()

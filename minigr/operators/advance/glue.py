@@ -16,16 +16,44 @@ DEFINES = {name: re.compile(rf"\b{name}\s*\(") for name in ("cond", "apply")}
 
 
 class AdvanceFunctor(Functor):
-    """An advance (or advance_pull) functor stated by what differs: the bodies of
-    ``bool cond(...)``, which says whether edge src -> dst is taken, and ``void
-    apply(...)``, run where it was; both see src, dst, edge (its index in the CSR,
-    or in graph.reverse() when pulling), rank (its place among src's edges),
-    out_idx and iteration, and the captures by name. Compile errors name the
-    body and the line in it (``<bfs visit> cond:2`` from g++; NVRTC writes
-    ``"<bfs visit> cond"(2)``).
+    """An advance (or advance_pull) functor stated by what differs: the bodies of cond and apply.
 
-    >>> AdvanceFunctor(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;",
-    ...                apply="parent[dst] = src;", depth=depth, parent=parent)
+    ``bool cond(...)`` says whether edge src -> dst is taken, and ``void apply(...)`` runs
+    where it was, both with the parameters ``int src, int dst, long long edge, long long
+    rank, long long out_idx, int iteration``: edge is the edge's index in the CSR (in
+    graph.reverse() when pulling), rank its place among src's edges. The bodies see the
+    captures by name; this writes the signatures, once. Compile errors name the body and
+    the line in it (``<bfs visit> cond:2`` from g++; NVRTC writes ``"<bfs visit> cond"(2)``).
+
+    Parameters
+    ----------
+    cond : str, default "return true;"
+        The body of cond.
+    apply : str, default ""
+        The body of apply.
+    filename : str, default "<advance functor>"
+        The name compile errors give the bodies.
+    headers : sequence of path, default ()
+        C++ headers the bodies use (see `minigr.transforms.Functor`).
+    **captures
+        Arrays, scalars and functors the bodies use, by name; a capture named as one of
+        the parameters, which it would hide, is refused (a MinigrError).
+
+    Examples
+    --------
+    BFS's visit, one level from vertex 0, pushed over every edge:
+
+    >>> import minigr
+    >>> from minigr.operators import AdvanceFunctor, advance
+    >>> graph = minigr.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3])
+    >>> depth = graph.xp.asarray([0, -1, -1, -1], dtype="int32")
+    >>> parent = graph.xp.full(4, -1, dtype="int32")
+    >>> visit = AdvanceFunctor(
+    ...     cond="return depth[src] == iteration && atomicCAS(&depth[dst], -1, iteration + 1) == -1;",
+    ...     apply="parent[dst] = src;", depth=depth, parent=parent)
+    >>> advance(graph, None, visit, iteration=0)
+    >>> depth.tolist(), parent.tolist()
+    ([0, 1, 1, -1], [-1, 0, 0, -1])
     """
 
     def __init__(self, cond="return true;", apply="", filename="<advance functor>", headers=(), **captures):
