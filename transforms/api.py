@@ -30,13 +30,47 @@ INTERSECT_CHUNK = 32        # merge-path steps per work item of intersect_transf
 
 
 class DeviceCount:
-    """A count that lives on the device, array[index] of an int64 array (CuPy,
-    or NumPy for the CPU backend), so that kernels can read it and nobody
-    waits for it; `bound` (a host int) caps it and sizes the launches.
-    stable: only one-thread kernels change it (a loop's step, a frontier's
-    next_level, work before the loop), so a persistent loop reads it without
-    waiting for the body's earlier transforms, and skips the barrier before a
-    transform it leaves with nothing to do."""
+    """A count that lives on the device, so that kernels read it and nobody waits for it.
+
+    array[index] of an int64 array (CuPy, or NumPy for the CPU backend), left there by
+    earlier kernels (a frontier's size, say). transform, segment_transform and
+    intersect_transform take one as their count: they launch a fixed grid sized from
+    `bound`, walked grid-stride, so that they can run inside a loop that stays on the GPU.
+
+    Parameters
+    ----------
+    array : array
+        The int64 array that holds the count.
+    bound : int
+        A host-known cap on the count, which sizes the launches.
+    index : int, default 0
+        The count's cell in `array`.
+    stable : bool, default False
+        Only one-thread kernels change it (a loop's step, a frontier's next_level, work
+        before the loop), so a persistent loop reads it without waiting for the body's
+        earlier transforms, and skips the barrier before a transform it leaves with
+        nothing to do.
+
+    Attributes
+    ----------
+    cell : array
+        The one-element view of `array` that holds the count.
+    bound : int
+        The cap.
+    stable : bool
+        As given.
+
+    Examples
+    --------
+    >>> from minigr.transforms import DeviceCount, Functor, array_module, resolve_device, transform
+    >>> xp = array_module(resolve_device())
+    >>> sizes = xp.asarray([7, 2], dtype="int64")  # as a kernel would have left them
+    >>> x = xp.zeros(5, dtype="int32")
+    >>> count = DeviceCount(sizes, bound=5, index=1)
+    >>> transform(count, Functor("void operator()(long long i) const { x[i] = 1; }", x=x))
+    >>> x.tolist(), count.wait_value()
+    ([1, 1, 0, 0, 0], 2)
+    """
 
     def __init__(self, array, bound, index=0, stable=False):
         if array.dtype != numpy.int64:
@@ -46,7 +80,19 @@ class DeviceCount:
         self.stable = stable
 
     def wait_value(self):
-        """The count, read on the host: waits for the work queued before it."""
+        """The count, read on the host: waits for the work queued before it.
+
+        Returns
+        -------
+        int
+            The count.
+
+        Examples
+        --------
+        >>> from minigr.transforms import DeviceCount, array_module, resolve_device
+        >>> DeviceCount(array_module(resolve_device()).asarray([3], dtype="int64"), bound=10).wait_value()
+        3
+        """
         return int(read_waiting(self.cell)[0][0])
 
 
@@ -101,13 +147,39 @@ def _single_pass(device, xp, n, items, entry, arguments, params, args, functors,
 
 
 def transform(n, f, sums=None):
-    """Calls f(idx) for every idx in [0, n); n an int or a DeviceCount.
-    sums: a float64 array of K values; f then returns minigr::Sums<K>, and
-    the sum of its returns over every idx is added to sums (a pass that also
-    sums, such as an iteration's change): on the GPU the same bits on every
-    run of the same grid, whatever order its blocks end in (see
-    transform.cuh). Launches that add into one sums array share its scratch:
-    queue them in order (one stream), not at the same time."""
+    """Call f(idx) for every idx in [0, n): a parallel for, the simplest transform.
+
+    With `sums`, a pass that also sums (an update and its change, as PageRank's): f
+    returns ``minigr::Sums<K>`` (``return {change, mass};``) and their sum over every idx
+    is added to the K values of sums, per block on the GPU, with no per-item atomics, and
+    with the same bits on every run of the same grid, whatever order its blocks end in
+    (the last block adds the blocks' sums in a fixed order; see transform.cuh). Queued on
+    the current stream; nothing waits.
+
+    Parameters
+    ----------
+    n : int or DeviceCount
+        The items; a DeviceCount is read by the kernel itself, on a fixed grid.
+    f : Functor
+        ``void operator()(long long idx) const``, or with sums ``minigr::Sums<K>
+        operator()(long long idx) const``.
+    sums : array, optional
+        K float64 values on f's device, added to. Launches that add into one sums array
+        share its scratch: queue them in order (one stream), not at the same time.
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, array_module, resolve_device, transform
+    >>> xp = array_module(resolve_device())
+    >>> x, totals = xp.asarray([0.5, -2.0, 1.5]), xp.zeros(2)
+    >>> transform(3, Functor('''minigr::Sums<2> operator()(long long i) const {
+    ...     const double old = x[i];
+    ...     x[i] = 2 * old;
+    ...     return {fabs(old), 1.0};
+    ... }''', x=x), sums=totals)
+    >>> totals.tolist(), x.tolist()
+    ([4.0, 3.0], [1.0, -4.0, 3.0])
+    """
     device = call_device([f])
     param, arg, bound = _size(device, n)
     if bound == 0:
@@ -174,14 +246,40 @@ def _checked_sums(device, sums):
 
 
 def segment_transform(n, bounds, f, group=1, longest=None):
-    """Calls f(item, seg, rank) for every item of every segment seg in [0, n),
-    where bounds(seg, begin, end) sets segment seg's items [begin, end) (two
-    long long references) and rank = item - begin; n an int or a DeviceCount.
-    Huge segments are walked by the whole grid, big ones by a block, mid-sized
-    ones by a warp, small ones by a group of `group` threads (a power of two
-    up to 32; see segments.cuh): two kernels, no scan; one when `longest`, a
-    bound on the segments' lengths, says none is huge. The CPU walks each
-    segment in turn."""
+    """Call f(item, seg, rank) for every item of segments that a functor bounds: no scan.
+
+    bounds(seg, begin, end) sets segment seg's items [begin, end) (a frontier's vertex's
+    edges, say), and f is called for each, with rank = item - begin. Huge segments
+    (4096+ items) are walked by the whole grid, big ones by a block, mid-sized ones by a
+    warp, small ones by a group of `group` threads (see segments.cuh): two kernels, no
+    scan; one when `longest` says none is huge. The CPU walks each segment in turn. Queued
+    on the current stream; nothing waits.
+
+    Parameters
+    ----------
+    n : int or DeviceCount
+        The segments; a DeviceCount is read by the kernels themselves.
+    bounds : Functor
+        ``void operator()(long long seg, long long& begin, long long& end) const``.
+    f : Functor
+        ``void operator()(long long item, long long seg, long long rank) const``.
+    group : int, default 1
+        Threads that share a small segment: a power of two up to 32.
+    longest : int, optional
+        A bound on the segments' lengths, when known.
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, array_module, resolve_device, segment_transform
+    >>> xp = array_module(resolve_device())
+    >>> starts, ends, out = xp.asarray([4, 0, 9]), xp.asarray([6, 3, 9]), xp.full(6, -1)
+    >>> bounds = Functor("void operator()(long long s, long long& begin, long long& end) const "
+    ...                  "{ begin = starts[s]; end = ends[s]; }", starts=starts, ends=ends)
+    >>> segment_transform(3, bounds, Functor("void operator()(long long item, long long s, long long rank) const "
+    ...                                      "{ out[item] = 10 * s + rank; }", out=out), longest=3)
+    >>> out.tolist()
+    [10, 11, 12, -1, 0, 1]
+    """
     device = call_device([bounds, f])
     param, arg, bound = _size(device, n)
     if group not in (1, 2, 4, 8, 16, 32):
@@ -219,9 +317,36 @@ def huge_list(device):
 
 
 def scan_transform(n, count):
-    """Exclusive prefix sums of count(idx) over [0, n), fused: the counts are
-    never stored. Returns (offsets, total), offsets of length n + 1 (int64)
-    ending in the total."""
+    """Exclusive prefix sums of count(idx) over [0, n), fused: the counts are never stored.
+
+    One pass (decoupled look-back on the GPU, see scan.cuh) turns per-item counts into
+    offsets, where each item's output starts: a CSR's rows, a compaction's places. Waits
+    only until its kernel knows the total it returns.
+
+    Parameters
+    ----------
+    n : int
+        The items.
+    count : Functor
+        ``long long operator()(long long idx) const``: item idx's count.
+
+    Returns
+    -------
+    offsets : array
+        int64, n + 1 of them: offsets[i] is the sum of the counts before i, and the last
+        is the total.
+    total : int
+        The sum of all counts.
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, array_module, resolve_device, scan_transform
+    >>> deg = array_module(resolve_device()).asarray([3, 0, 2], dtype="int32")
+    >>> offsets, total = scan_transform(3, Functor("long long operator()(long long i) const { return deg[i]; }",
+    ...                                            deg=deg))
+    >>> offsets.tolist(), total
+    ([0, 3, 3, 5], 5)
+    """
     n = _count(n)
     device = call_device([count])
     xp = array_module(device)
@@ -234,10 +359,44 @@ def scan_transform(n, count):
 
 
 def compact_transform(n, pred, write=None):
-    """Keeps the idx in [0, n) where pred(idx) holds, in order: write(dest, src)
-    places each kept item. Returns (out, count): without a writer, out holds the
-    kept indices (int64); with one, out is None and the writer's captures hold
-    the result."""
+    """Keep the idx in [0, n) where pred(idx) holds, in order.
+
+    A stream compaction: without a writer it returns the kept indices; with one,
+    write(dest, src) places each kept item src at its place dest among them (a filter of
+    values, of pairs). Waits only until its kernel knows the count it returns.
+
+    Parameters
+    ----------
+    n : int
+        The items.
+    pred : Functor
+        ``bool operator()(long long idx) const``: whether item idx is kept.
+    write : Functor, optional
+        ``void operator()(long long dest, long long src) const``: places a kept item.
+
+    Returns
+    -------
+    out : array or None
+        Without a writer, the kept indices (int64); with one, None (the writer's captures
+        hold the result).
+    count : int
+        The items kept.
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, array_module, compact_transform, resolve_device
+    >>> xp = array_module(resolve_device())
+    >>> values = xp.asarray([5, 2, 8, 3, 4])
+    >>> even = Functor("bool operator()(long long i) const { return values[i] % 2 == 0; }", values=values)
+    >>> kept, count = compact_transform(5, even)
+    >>> kept.tolist(), count
+    ([1, 2, 4], 3)
+    >>> out = xp.zeros(5, dtype=values.dtype)
+    >>> place = Functor("void operator()(long long dest, long long src) const { out[dest] = values[src]; }",
+    ...                 out=out, values=values)
+    >>> compact_transform(5, even, place), out.tolist()
+    ((None, 3), [2, 8, 4, 0, 0])
+    """
     n = _count(n)
     device = call_device([pred] + ([write] if write else []))
     xp = array_module(device)
@@ -289,10 +448,45 @@ def _merge_splits(device, xp, offsets, ctype, nseg, total, out=None, identity=No
 
 
 class Partition:
-    """Where each block of lbs_transform and segreduce_transform starts on the
-    merge path of the items and segment ends of `offsets` (see lbs.cuh). Finding
-    it takes a kernel launch of its own; segments that are walked again and
-    again (a graph's rows) keep theirs and pass it as `partition=`."""
+    """Where each block of lbs_transform and segreduce_transform starts on the merge path.
+
+    The merge path of the items and segment ends of `offsets` (see lbs.cuh). Finding it
+    takes a kernel launch of its own; segments that are walked again and again (a
+    graph's rows) keep theirs and pass it as ``partition=``, which saves that launch.
+
+    Parameters
+    ----------
+    offsets : array
+        The segments, CSR-style (int32 or int64, nseg + 1, from 0); calls that pass the
+        partition must pass this very array.
+    total : int, optional
+        The items in all; default offsets[-1] (read from the device).
+
+    Attributes
+    ----------
+    offsets : array
+        As given.
+    total : int
+        The items in all.
+    splits : array or None
+        Each block's start on the GPU (int64, blocks + 1; not filled on the CPU, which
+        walks the segments in order); None where there are no items.
+    blocks : int
+        The blocks of a launch over these segments (0 where there are no items).
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, Partition, array_module, lbs_transform, resolve_device
+    >>> xp = array_module(resolve_device())
+    >>> offsets = xp.asarray([0, 3, 3, 5])
+    >>> rows = Partition(offsets)
+    >>> seg = xp.empty(5, dtype="int32")
+    >>> owner = Functor("void operator()(long long i, long long s, long long rank) const { seg[i] = s; }", seg=seg)
+    >>> for _ in range(2):  # the partition found once, used twice
+    ...     lbs_transform(offsets, owner, partition=rows)
+    >>> rows.total, seg.tolist()
+    (5, [0, 0, 0, 2, 2])
+    """
 
     def __init__(self, offsets, total=None):
         ctype, nseg, self.total = _segments(offsets, total)
@@ -321,10 +515,35 @@ def _splits(device, xp, offsets, ctype, nseg, total, partition, out=None, identi
 
 
 def lbs_transform(offsets, f, total=None, partition=None):
-    """Calls f(idx, seg, rank) for every item idx in [0, total), where segment seg
-    holds items offsets[seg] .. offsets[seg + 1] - 1 and rank = idx - offsets[seg].
-    offsets[0] must be 0; total defaults to offsets[-1] (read from the device).
-    partition: a Partition of these offsets, to reuse."""
+    """Call f(idx, seg, rank) for every item of every segment, load-balanced by merge path.
+
+    Segment seg holds items offsets[seg] .. offsets[seg + 1] - 1, and rank = idx -
+    offsets[seg]: an edge of a row, say. The GPU splits the merge path of items and
+    segment ends evenly over its blocks, so any skew of segment lengths balances. Queued
+    on the current stream; nothing waits.
+
+    Parameters
+    ----------
+    offsets : array
+        The segments, CSR-style: int32 or int64, nseg + 1 of them, offsets[0] == 0.
+    f : Functor
+        ``void operator()(long long idx, long long seg, long long rank) const``.
+    total : int, optional
+        The items in all; default offsets[-1] (read from the device).
+    partition : Partition, optional
+        A Partition of these offsets, to reuse (it saves a launch).
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, array_module, lbs_transform, resolve_device
+    >>> xp = array_module(resolve_device())
+    >>> seg, ranks = xp.empty(5, dtype="int32"), xp.empty(5, dtype="int32")
+    >>> f = Functor("void operator()(long long i, long long s, long long rank) const { seg[i] = s; ranks[i] = rank; }",
+    ...             seg=seg, ranks=ranks)
+    >>> lbs_transform(xp.asarray([0, 3, 3, 5]), f)
+    >>> seg.tolist(), ranks.tolist()
+    ([0, 0, 0, 2, 2], [0, 1, 2, 0, 1])
+    """
     ctype, nseg, total = _segments(offsets, total)
     device = call_device([f], [offsets])
     if total == 0:
@@ -371,11 +590,52 @@ def reduction(op, identity, dtype):
 
 def segreduce_transform(offsets, f, op="sum", identity=None, dtype=numpy.float64, total=None, partition=None,
                         out=None):
-    """Per-segment reduction of f(idx, seg, rank) (see lbs_transform) with op:
-    "sum", "min", "max", or a C expression in `a` and `b` (associative and
-    commutative) with its identity. Empty segments get the identity. Returns
-    an array of nseg values of `dtype` (4- or 8-byte int or float): `out` when
-    given (then of its dtype). partition: a Partition of these offsets, to reuse."""
+    """Per-segment reduction of f(idx, seg, rank), load-balanced by merge path.
+
+    The segments and f are as for `lbs_transform`; each segment's values are reduced with
+    `op`, and an empty segment gets the identity: a row's sum, a neighbourhood's minimum.
+    On the GPU a segment that spans blocks is combined into out atomically, in the order
+    its blocks end, so a float sum may differ in its last bits from run to run; the CPU
+    reduces in order. Queued on the current stream; nothing waits.
+
+    Parameters
+    ----------
+    offsets : array
+        The segments, CSR-style: int32 or int64, nseg + 1 of them, offsets[0] == 0.
+    f : Functor
+        ``T operator()(long long idx, long long seg, long long rank) const``: item idx's
+        value.
+    op : str, default 'sum'
+        "sum", "min", "max", or a C expression in `a` and `b` (associative and
+        commutative) with its `identity`.
+    identity : scalar, optional
+        The reduction's identity; required for a C expression.
+    dtype : dtype, default numpy.float64
+        The values' type: a 4- or 8-byte int or float (out's own when out is given).
+    total : int, optional
+        The items in all; default offsets[-1] (read from the device).
+    partition : Partition, optional
+        A Partition of these offsets, to reuse (it saves a launch).
+    out : array, optional
+        Receives the nseg values (allocated when None).
+
+    Returns
+    -------
+    array
+        `out`: one value per segment.
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, array_module, resolve_device, segreduce_transform
+    >>> xp = array_module(resolve_device())
+    >>> offsets, values = xp.asarray([0, 3, 3, 5]), xp.asarray([1.0, 2.0, 3.0, 4.0, 5.0])
+    >>> value = Functor("double operator()(long long i, long long s, long long rank) const { return values[i]; }",
+    ...                 values=values)
+    >>> segreduce_transform(offsets, value).tolist()
+    [6.0, 0.0, 9.0]
+    >>> segreduce_transform(offsets, value, op="a > b ? a : b", identity=-1.0).tolist()
+    [3.0, -1.0, 5.0]
+    """
     dtype = numpy.dtype(dtype if out is None else out.dtype)
     ctype = c_type(dtype)
     combine, identity = reduction(op, identity, dtype)
@@ -411,19 +671,52 @@ _STORE_COUNT = "void operator()(long long p, long long count) const { out[p] = c
 
 
 def intersect_transform(n, pairs, items, f=None, out=None):
-    """The common items of two sorted ranges of `items`, for every pair p in
-    [0, n) (n an int or a DeviceCount). pairs(p, a_begin, a_end, b_begin, b_end)
-    sets pair p's ranges [a_begin, a_end) and [b_begin, b_end) of positions in
-    items (four long long references); each range is sorted ascending. Items
-    pair up as in a merge: a value held j times in one range and k in the other
-    is common min(j, k) times. f(p, ia, ib), when given, is called once per
-    common item with its positions in items, ia in range a and ib in range b.
-    out, when given (int64, one entry per pair), receives each pair's number of
-    common items (written, not added). Returns out.
-    On the GPU a pair's work is binary searches of its shorter range's items in
-    the longer one, or chunks of their merge path when both are long, and each
-    block deals its pairs' work out evenly to its threads (see intersect.cuh);
-    on the CPU, a plain merge."""
+    """The common items of two sorted ranges of `items`, for every pair p in [0, n).
+
+    pairs(p, ...) sets pair p's ranges [a_begin, a_end) and [b_begin, b_end) of positions
+    in items, each sorted ascending (two vertices' neighbour lists, say). Items pair up as
+    in a merge: a value held j times in one range and k in the other is common min(j, k)
+    times. On the GPU a pair's work is binary searches of its shorter range's items in
+    the longer one, or chunks of their merge path when both are long, and each block deals
+    its pairs' work out evenly to its threads (see intersect.cuh); on the CPU, a plain
+    merge. Queued on the current stream; nothing waits.
+
+    Parameters
+    ----------
+    n : int or DeviceCount
+        The pairs.
+    pairs : Functor
+        ``void operator()(long long p, long long& a_begin, long long& a_end, long long&
+        b_begin, long long& b_end) const``.
+    items : array
+        The ranges' values: 1-D, int32 or int64, contiguous.
+    f : Functor, optional
+        ``void operator()(long long p, long long ia, long long ib) const``, called once per
+        common item with its positions in items, ia in range a and ib in range b.
+    out : array, optional
+        One int64 entry per pair (at least the bound of a DeviceCount n), which receives
+        the pair's number of common items (written, not added).
+
+    Returns
+    -------
+    array or None
+        `out` (None without one).
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, array_module, intersect_transform, resolve_device
+    >>> xp = array_module(resolve_device())
+    >>> items = xp.asarray([1, 3, 5, 7, 3, 4, 5], dtype="int32")
+    >>> ranges = xp.asarray([0, 4, 4, 7, 0, 2, 2, 4])  # pair 0: [1 3 5 7] and [3 4 5]; pair 1: [1 3] and [5 7]
+    >>> pairs = Functor('''void operator()(long long p, long long& a_begin, long long& a_end,
+    ...                                    long long& b_begin, long long& b_end) const {
+    ...     a_begin = ranges[4 * p]; a_end = ranges[4 * p + 1]; b_begin = ranges[4 * p + 2]; b_end = ranges[4 * p + 3];
+    ... }''', ranges=ranges)
+    >>> found = xp.zeros(7, dtype="int32")
+    >>> mark = Functor("void operator()(long long p, long long ia, long long ib) const { found[ia] = 1; }", found=found)
+    >>> intersect_transform(2, pairs, items, mark, out=xp.zeros(2, dtype="int64")).tolist(), found.tolist()
+    ([2, 0], [0, 1, 1, 0, 0, 0, 0])
+    """
     if getattr(items, "ndim", None) != 1 or items.dtype not in (numpy.int32, numpy.int64):
         raise MinigrError("items must be a 1-D int32 or int64 array (the ranges' sorted values), got "
                           f"{getattr(items, 'dtype', type(items))} of shape {getattr(items, 'shape', None)}")

@@ -41,11 +41,15 @@ def _driver_installed():
 
 
 def gpu_available():
+    """Whether a GPU can be used here: CuPy is installed, the NVIDIA driver's library loads
+    and CUDA finds a device (gpu_unavailable_reason says why not). Found once a process."""
     return gpu_unavailable_reason() is None
 
 
 def resolve_device(device=None):
-    """The device to use: explicit, else $MINIGR_DEVICE, else the GPU when present."""
+    """The device to use, "gpu" or "cpu": `device` when given, else $MINIGR_DEVICE, else the
+    GPU when one can be used. An unknown name is a MinigrError, and "gpu" where none can be
+    used a DeviceError that says why."""
     device = device or os.environ.get("MINIGR_DEVICE") or ("gpu" if gpu_available() else "cpu")
     if device not in DEVICES:
         raise MinigrError(f"unknown device {device!r}: use 'gpu' or 'cpu'")
@@ -56,7 +60,8 @@ def resolve_device(device=None):
 
 
 def array_module(device):
-    """CuPy for "gpu", NumPy for "cpu"."""
+    """The array module of a device: CuPy for "gpu", NumPy for "cpu" (and for anything else,
+    None included)."""
     if device == "gpu":
         import cupy
         return cupy
@@ -64,7 +69,8 @@ def array_module(device):
 
 
 def device_of(array):
-    """The device an array lives on."""
+    """The device an array lives on: "cpu" for a NumPy array, "gpu" for a CuPy one; a
+    TypeError for anything else."""
     if isinstance(array, numpy.ndarray):
         return "cpu"
     if type(array).__module__.startswith("cupy"):
@@ -76,10 +82,11 @@ _pinned = threading.local()  # .memory: this thread's pinned host memory for rea
 
 
 def read_waiting(*arrays):
-    """NumPy copies of small arrays of one device, read with one wait: on the GPU each is
-    copied into pinned host memory on the current stream, which is then waited for once
-    (CuPy's .get() costs ~15 us an array on an H100's host, this ~5 us and one wait).
-    Waits for the work queued before it. Example: ``flag, sizes = read_waiting(state[1:2], sizes)``.
+    """NumPy copies of small arrays of one device, a list, read with one wait: on the GPU each
+    (contiguous, else a MinigrError) is copied into pinned host memory on the current stream,
+    which is then waited for once (CuPy's .get() costs ~15 us an array on an H100's host, this
+    ~5 us and one wait). Waits for the work queued before it. Example: ``flag, sizes =
+    read_waiting(state[1:2], sizes)``.
     """
     if not arrays or device_of(arrays[0]) == "cpu":
         return [numpy.array(a) for a in arrays]
@@ -99,8 +106,32 @@ def read_waiting(*arrays):
 
 
 def copied(array):
-    """A copy of a contiguous array on its device, queued on the current stream (on the GPU one
-    memcpy: under half the host time of CuPy's copy(), a kernel, and of its empty_like)."""
+    """A copy of an array on its device, queued on the current stream.
+
+    On the GPU a contiguous array is copied by one memcpy: under half the host time of
+    CuPy's copy() (a kernel) and of its empty_like. Other arrays are copied by their own
+    ``copy()``.
+
+    Parameters
+    ----------
+    array : array
+        A NumPy or CuPy array.
+
+    Returns
+    -------
+    array
+        The copy, of the same shape and dtype: NumPy for NumPy, and for CuPy, on the
+        current GPU (the array's where that is current).
+
+    Examples
+    --------
+    >>> from minigr.transforms import array_module, copied, resolve_device
+    >>> x = array_module(resolve_device()).asarray([1, 2, 3])
+    >>> y = copied(x)
+    >>> y[0] = 7
+    >>> x.tolist(), y.tolist()
+    ([1, 2, 3], [7, 2, 3])
+    """
     if device_of(array) == "cpu" or not array.flags.c_contiguous:
         return array.copy()
     import cupy

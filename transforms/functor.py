@@ -55,14 +55,42 @@ def _capture(name, value):
 
 
 class Functor:
-    """A functor: the body of a C++ struct (an `operator()` and any helpers) whose
-    members are the named captures. Arrays become typed pointers, scalars values,
-    and a capture that is itself a Functor becomes a member struct, so a functor
-    can call another (operators wrap user functors this way). `headers`: paths
-    of C++ headers the source uses (templates shared by many functors, such as
-    the operators' glue), compiled into the kernel before the functor.
+    """A functor: CUDA C++ source that transforms and operators call, with named captures.
 
-    >>> Functor("__device__ int operator()(long long i) const { return deg[i]; }", deg=degrees)
+    The body of a C++ struct (an ``operator()`` and any helpers) whose members are the
+    named captures: arrays become typed pointers (``int32_t*``, ``double*``, ...), scalars
+    values, and a capture that is itself a Functor a member struct, so a functor can call
+    another (operators wrap user functors this way). The same source compiles with NVRTC
+    for the GPU and as C++ for the CPU; functions need no ``__device__``.
+
+    Parameters
+    ----------
+    source : str
+        The struct's body.
+    filename : str, default "<functor>"
+        The name compile errors give the source, with its line numbers.
+    headers : sequence of path, default ()
+        C++ headers the source uses (templates shared by many functors, such as the
+        operators' glue), compiled into the kernel before the functor.
+    **captures
+        By name: NumPy or CuPy arrays (contiguous, all on one device, which is the
+        functor's), Python bools, ints (int64_t) and floats (double), NumPy scalars (their
+        own type), or Functors.
+
+    Attributes
+    ----------
+    device : {'gpu', 'cpu'} or None
+        The device of the captured arrays; None without any.
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, array_module, resolve_device, transform
+    >>> x = array_module(resolve_device()).asarray([1.0, 2.0, 3.0])
+    >>> square = Functor("double operator()(double v) const { return v * v; }")
+    >>> transform(3, Functor("void operator()(long long i) const { x[i] = scale * f(x[i]); }",
+    ...                      x=x, scale=0.5, f=square))
+    >>> x.tolist()
+    [0.5, 2.0, 4.5]
     """
 
     def __init__(self, source, filename="<functor>", headers=(), **captures):
@@ -95,9 +123,32 @@ class Functor:
                                 for name, kind in self.members))
 
     def with_values(self, **scalars):
-        """This functor with other values for some of its scalar captures (each
-        keeps its C type), made without building anything again: for a value
-        that changes with each call (a source vertex) of a functor made once."""
+        """This functor with other values for some of its scalar captures.
+
+        Made without building anything again, each value keeping its capture's C type:
+        for a value that changes with each call (a source vertex) of a functor made once.
+
+        Parameters
+        ----------
+        **scalars
+            New values of scalar captures, by name (a nested functor's as
+            ``name__leaf``); any other name is refused (a MinigrError).
+
+        Returns
+        -------
+        Functor
+            A copy; this functor is left as it was.
+
+        Examples
+        --------
+        >>> from minigr.transforms import Functor, array_module, resolve_device, transform
+        >>> x = array_module(resolve_device()).zeros(3, dtype="int64")
+        >>> add = Functor("void operator()(long long i) const { x[i] += step; }", x=x, step=1)
+        >>> transform(3, add)
+        >>> transform(2, add.with_values(step=10))
+        >>> x.tolist()
+        [11, 11, 1]
+        """
         copy = object.__new__(Functor)
         copy.__dict__.update(self.__dict__)
         copy.values = list(self.values)
@@ -111,7 +162,33 @@ class Functor:
 
     @classmethod
     def from_file(cls, path, **captures):
-        """A functor whose source is a .cu file; errors name that file and its lines."""
+        """A functor whose source is a .cu file; compile errors name that file and its lines.
+
+        Parameters
+        ----------
+        path : str or path
+            The file.
+        **captures
+            As for `Functor`.
+
+        Returns
+        -------
+        Functor
+            Its filename is the file's name.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from minigr.transforms import Functor, array_module, resolve_device, transform
+        >>> path = os.path.join(tempfile.mkdtemp(), "double.cu")
+        >>> with open(path, "w") as file:
+        ...     _ = file.write("void operator()(long long i) const { x[i] *= 2; }")
+        >>> x = array_module(resolve_device()).asarray([1, 2, 3])
+        >>> double = Functor.from_file(path, x=x)
+        >>> transform(3, double)
+        >>> double.filename, x.tolist()
+        ('double.cu', [2, 4, 6])
+        """
         try:
             with open(path) as f:
                 source = f.read()

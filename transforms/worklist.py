@@ -32,10 +32,46 @@ _HOLDS_PAIRS = "bool operator()() const { return (words[0] >> 32) > 0 && !words[
 
 
 class Worklist:
-    """A queue of up to `capacity` pushes (pairs of an int32 item and a uint32
-    key) on a device, for worklist_transform: its words and slots, and with
-    `buckets`, two lists of as many deferred pairs. Made once and reset by
-    each run; one run at a time may use it."""
+    """A queue of (item, key) pairs on a device, which worklist_transform works through.
+
+    Up to `capacity` pushes of pairs of an int32 item and a uint32 key: its words and
+    slots, and with `buckets`, two lists of as many deferred pairs (a pair pushed with a
+    key from the run's bound on waits for `split`). Made once and reset by each run; one
+    run at a time may use it.
+
+    Parameters
+    ----------
+    capacity : int
+        The pushes a run may make, its first pairs included: 1 to 2^31 - 1.
+    device : {'gpu', 'cpu'}
+        Where the queue lives.
+    buckets : bool, default False
+        Keep deferred pairs, for runs in buckets of keys.
+
+    Attributes
+    ----------
+    capacity : int
+        As given.
+    words, slots, deferred : array
+        The queue's state (uint64; see worklist.h).
+
+    Examples
+    --------
+    A chain of pushes: each item's key is its hops from item 0.
+
+    >>> from minigr.transforms import Functor, Worklist, array_module, resolve_device, worklist_transform
+    >>> device = resolve_device()
+    >>> hops = array_module(device).full(5, -1, dtype="int64")
+    >>> walk = Functor('''void operator()(int item, unsigned key, const minigr::Worklist& queue) const {
+    ...     hops[item] = key;
+    ...     if (item + 1 < 5) queue.push(item + 1, key + 1);
+    ... }''', hops=hops)
+    >>> queue = Worklist(16, device)
+    >>> queue.reset([0], [0])
+    >>> worklist_transform(queue, walk)
+    >>> queue.wait_pushes(), hops.tolist()
+    (5, [0, 1, 2, 3, 4])
+    """
 
     def __init__(self, capacity, device, buckets=False):
         if isinstance(capacity, bool) or not isinstance(capacity, (int, numpy.integer)) or not 1 <= capacity < 2**31:
@@ -52,9 +88,32 @@ class Worklist:
         self._split = None  # split's (next_bound, its two functors), made on first use
 
     def reset(self, items, keys, bound=None):
-        """Empties the queue, then queues the pairs (items[i], keys[i]) (host
-        sequences). Pairs pushed with a key from `bound` on are deferred (a
-        queue with buckets; by default none is, as with NO_BOUND)."""
+        """Empty the queue, then queue the pairs (items[i], keys[i]).
+
+        Parameters
+        ----------
+        items, keys : sequence of int
+            The first pairs (host values), at most the capacity; they are queued whatever
+            their keys.
+        bound : int, optional
+            Pairs pushed with a key from `bound` on are deferred, for `split` (a queue with
+            buckets only); by default none is, as with NO_BOUND.
+
+        Examples
+        --------
+        >>> from minigr.transforms import Functor, Worklist, array_module, resolve_device, worklist_transform
+        >>> device = resolve_device()
+        >>> seen = array_module(device).full(4, -1, dtype="int64")
+        >>> note = Functor('''void operator()(int item, unsigned key, const minigr::Worklist& queue) const {
+        ...     seen[item] = key;
+        ...     if (item == 0) { queue.push(2, 1); queue.push(3, 5); }  // 3's key is past the bound
+        ... }''', seen=seen)
+        >>> queue = Worklist(8, device, buckets=True)
+        >>> queue.reset([0, 1], [0, 7], bound=4)
+        >>> worklist_transform(queue, note)
+        >>> seen.tolist()  # 3 deferred
+        [0, 7, 1, -1]
+        """
         items, keys = numpy.asarray(items, dtype=numpy.int64), numpy.asarray(keys, dtype=numpy.uint64)
         if items.shape != keys.shape or items.ndim != 1 or len(items) > self.capacity:
             raise MinigrError(f"a Worklist starts with as many keys as items, at most its capacity "
@@ -70,11 +129,35 @@ class Worklist:
         self._empty = False
 
     def split(self, next_bound):
-        """Between two runs of a queue with buckets: raises the bound to
-        next_bound(the smallest key deferred, the pairs the last run queued) (a
-        Functor with `unsigned operator()(unsigned smallest, unsigned long long
-        queued) const`) and queues the deferred pairs below it (the others stay
-        deferred). Waits for nothing."""
+        """Between two runs of a queue with buckets: raise the bound, and queue the deferred pairs below it.
+
+        The bound becomes next_bound(the smallest key deferred, the pairs the last run
+        queued); the deferred pairs below it are queued, the others stay deferred. Waits
+        for nothing (two launches).
+
+        Parameters
+        ----------
+        next_bound : Functor
+            ``unsigned operator()(unsigned smallest, unsigned long long queued) const``.
+
+        Examples
+        --------
+        >>> from minigr.transforms import Functor, Worklist, array_module, resolve_device, worklist_transform
+        >>> device = resolve_device()
+        >>> seen = array_module(device).full(4, -1, dtype="int64")
+        >>> note = Functor('''void operator()(int item, unsigned key, const minigr::Worklist& queue) const {
+        ...     seen[item] = key;
+        ...     if (item == 0) { queue.push(1, 6); queue.push(2, 9); queue.push(3, 20); }
+        ... }''', seen=seen)
+        >>> queue = Worklist(8, device, buckets=True)
+        >>> queue.reset([0], [0], bound=4)
+        >>> worklist_transform(queue, note)  # 1, 2 and 3 deferred
+        >>> queue.split(Functor("unsigned operator()(unsigned smallest, unsigned long long queued) const "
+        ...                     "{ return smallest + 4; }"))
+        >>> worklist_transform(queue, note)  # below 10: 1 and 2
+        >>> seen.tolist()
+        [0, 6, 9, -1]
+        """
         if self._split is None or self._split[0] is not next_bound:
             step = Functor(_NEXT_BUCKET, filename="<next bucket>", next=next_bound, **self._captures)
             self._split = (next_bound, step, Functor(_SPLIT, filename="<split deferred>", **self._captures))
@@ -82,14 +165,66 @@ class Worklist:
         transform(DeviceCount(self.words.view(numpy.int64), self.capacity, TO_SPLIT), self._split[2])
 
     def holds_pairs(self):
-        """A loop condition: the queue has pairs (after a split), and did not overflow."""
+        """A loop condition: the queue holds pairs (after a split), and did not overflow.
+
+        A loop of runs in buckets has a body of ``worklist_transform(queue, f)`` and
+        ``queue.split(next_bound)``, and this condition.
+
+        Returns
+        -------
+        Functor
+            ``bool operator()() const``, for a `minigr.enactor.Loop`.
+
+        Examples
+        --------
+        >>> from minigr.enactor import Loop
+        >>> from minigr.transforms import Functor, Worklist, array_module, resolve_device, worklist_transform
+        >>> device = resolve_device()
+        >>> hops = array_module(device).full(6, -1, dtype="int64")
+        >>> walk = Functor('''void operator()(int item, unsigned key, const minigr::Worklist& queue) const {
+        ...     hops[item] = key;
+        ...     if (item + 1 < 6) queue.push(item + 1, key + 1);
+        ... }''', hops=hops)
+        >>> queue = Worklist(16, device, buckets=True)
+        >>> two_more = Functor("unsigned operator()(unsigned smallest, unsigned long long queued) const "
+        ...                    "{ return smallest + 2; }")
+        >>> loop = Loop("chain", device, lambda: (worklist_transform(queue, walk), queue.split(two_more)),
+        ...             queue.holds_pairs())
+        >>> queue.reset([0], [0], bound=2)
+        >>> loop.run("device", 100)
+        >>> loop.wait_iterations(), hops.tolist()  # runs: keys 0-1, 2-3, 4-5
+        ((3, False), [0, 1, 2, 3, 4, 5])
+        """
         return Functor(_HOLDS_PAIRS, filename="<worklist holds pairs>", words=self.words)
 
     def wait_pushes(self):
-        """The pairs the last run pushed (its first ones included; with buckets,
-        over all its buckets, a deferred pair again when queued again), or None
-        where a push found the queue full (the run's result is then void):
-        waits for it."""
+        """The pairs the last run pushed, or None where it overflowed: waits for the run.
+
+        Read it after a run, not before: it also tells the next reset whether the run left
+        the slots empty.
+
+        Returns
+        -------
+        int or None
+            The pairs pushed, its first ones included (with buckets, over all its buckets,
+            a deferred pair again when queued again); None where a push found the queue
+            full: the run's result is then void.
+
+        Examples
+        --------
+        >>> from minigr.transforms import Functor, Worklist, array_module, resolve_device, worklist_transform
+        >>> device = resolve_device()
+        >>> hops = array_module(device).full(5, -1, dtype="int64")
+        >>> walk = Functor('''void operator()(int item, unsigned key, const minigr::Worklist& queue) const {
+        ...     hops[item] = key;
+        ...     if (item + 1 < 5) queue.push(item + 1, key + 1);
+        ... }''', hops=hops)
+        >>> queue = Worklist(3, device)
+        >>> queue.reset([0], [0])
+        >>> worklist_transform(queue, walk)  # 5 pushes in all, room for 3
+        >>> print(queue.wait_pushes())
+        None
+        """
         (words,) = read_waiting(self.words)
         overflowed = bool(words[2])
         self._empty = not overflowed
@@ -103,15 +238,42 @@ def workers(device, lone=False):
 
 
 def worklist_transform(queue, f, lone=False):
-    """Calls f(item, key, queue) for every pair of `queue`, those it holds and
-    those that f pushes with queue.push(item, key) (a minigr::Worklist), until
-    none is left: one launch. f is `void operator()(int item, unsigned key,
-    const minigr::Worklist& queue) const`. The GPU takes pairs in about the
-    order pushed, many at once: WORKERS_PER_SM a multiprocessor, the lanes of
-    whole warps, or with `lone` LONE_WORKERS_PER_SM, each a warp of its own (for
-    queues that hold little at once, where a warp's lanes would wait on each
-    other's work); the CPU in exactly that order. Past its capacity a queue
-    drops pushes and says so (Worklist.wait_pushes)."""
+    """Call f(item, key, queue) for every pair of a queue, and the pairs f pushes, until none is left.
+
+    One launch with no levels: every thread takes the queue's next position, waits for
+    its pair, calls f, which may push more with ``queue.push(item, key)``, and takes the
+    next, until nothing is queued or being worked on. A chain of pushes then runs at the
+    latency of its own loads, not a barrier's (label correcting: `minigr.operators.Relax`).
+    The GPU takes pairs in about the order pushed, many at once; the CPU in exactly that
+    order. Past its capacity a queue drops pushes and says so (`Worklist.wait_pushes`).
+    Queued on the current stream; nothing waits.
+
+    Parameters
+    ----------
+    queue : Worklist
+        The queue, reset with its first pairs.
+    f : Functor
+        ``void operator()(int item, unsigned key, const minigr::Worklist& queue) const``.
+    lone : bool, default False
+        On the GPU, LONE_WORKERS_PER_SM (8) workers a multiprocessor, each a warp of its
+        own, rather than WORKERS_PER_SM (64) threads in whole warps: for queues that hold
+        little at once, where a warp's lanes would wait on each other's work.
+
+    Examples
+    --------
+    >>> from minigr.transforms import Functor, Worklist, array_module, resolve_device, worklist_transform
+    >>> device = resolve_device()
+    >>> hops = array_module(device).asarray([0, 99, 99, 0, 99], dtype="int32")  # from 0 and 3
+    >>> relax = Functor('''void operator()(int item, unsigned key, const minigr::Worklist& queue) const {
+    ...     const int next = item + 1, better = (int)key + 1;
+    ...     if (next < 5 && atomicMin(&hops[next], better) > better) queue.push(next, better);
+    ... }''', hops=hops)
+    >>> queue = Worklist(16, device)
+    >>> queue.reset([0, 3], [0, 0])
+    >>> worklist_transform(queue, relax)
+    >>> hops.tolist()
+    [0, 1, 2, 0, 1]
+    """
     device = call_device([f], [queue.slots])
     blocks = multiprocessors(current_gpu()) if device == "gpu" else 1
     call = "minigr::worklist{}(minigr::worklist_of(words, slots, deferred, capacity), f0)"
