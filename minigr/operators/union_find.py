@@ -5,7 +5,7 @@ putting the larger root under the smaller with a compare-and-swap."""
 import numpy
 
 from ..transforms import Functor, transform
-from ..transforms.backend import array_module
+from ..transforms.backend import array_module, resolve_device
 
 # parent[v] <= v always: hooking puts a root under a smaller one, halving skips to an ancestor.
 _VIEW = """
@@ -49,8 +49,9 @@ class UnionFind:
     ----------
     n : int
         The number of vertices.
-    device : {'gpu', 'cpu'}
-        Where the sets live.
+    device : {'gpu', 'cpu'}, optional
+        Where the sets live; by default the GPU where one can be used (as Buckets and
+        Frontier take it).
 
     Attributes
     ----------
@@ -76,9 +77,9 @@ class UnionFind:
     [0, 0, 2, 2, 2]
     """
 
-    def __init__(self, n, device):
+    def __init__(self, n, device=None):
         self.n = n
-        self.parent = array_module(device).empty(max(n, 1), dtype=numpy.int32)
+        self.parent = array_module(resolve_device(device)).empty(max(n, 1), dtype=numpy.int32)
         self.view = Functor(_VIEW, filename="<union-find>", parent=self.parent)
         self._start = Functor(_START, filename="<union-find start>", parent=self.parent)
         self._compress = Functor(_COMPRESS, filename="<union-find compress>", sets=self.view, parent=self.parent)
