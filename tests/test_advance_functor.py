@@ -76,3 +76,16 @@ def test_a_functor_without_cond_or_apply_is_refused_before_compiling():
                         "{ return true; }", filename="<half>")
     with pytest.raises(MinigrError, match=r"advance: functor <half> defines no apply; write it as AdvanceFunctor"):
         advance(graph, None, only_cond)
+
+
+def test_a_file_defining_cond_and_apply_loads_as_a_functor_not_an_advance_functor(device, tmp_path):
+    """A .cu file defines cond and apply itself: Functor.from_file takes it, and advance
+    runs it as it runs the functor written out; AdvanceFunctor.from_file, which would make
+    the file's text cond's body, says so instead."""
+    path = tmp_path / "visit.cu"
+    path.write_text(FULL)
+    graph = Graph.from_edges([0, 0, 1, 2, 3, 5], [1, 2, 3, 3, 4, 6], num_vertices=7, device=device)
+    loaded = levels(graph, lambda hops, parent: Functor.from_file(str(path), hops=hops, parent=parent))
+    assert loaded[0].tolist() == [0, 1, 1, 2, 3, -1, -1]
+    with pytest.raises(MinigrError, match=r"visit\.cu.*load it with Functor\.from_file"):
+        AdvanceFunctor.from_file(str(path), hops=graph.xp.zeros(7, dtype=numpy.int32))

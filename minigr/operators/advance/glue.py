@@ -65,6 +65,37 @@ class AdvanceFunctor(Functor):
                                  for kind, name, body in (("bool", "cond", cond), ("void", "apply", apply))),
                          filename=filename, headers=headers, **captures)
 
+    @classmethod
+    def from_file(cls, path, **captures):
+        """Refused: a .cu file defines cond and apply itself, load it with Functor.from_file.
+
+        Inherited as it was, it would make the file's whole text cond's body, and the
+        compiler would report nested functions; advance takes the plain Functor as it is.
+
+        Parameters
+        ----------
+        path : str
+            The file.
+        **captures
+            What its functor would capture.
+
+        Raises
+        ------
+        MinigrError
+            Always, naming Functor.from_file.
+
+        Examples
+        --------
+        >>> from minigr.operators import AdvanceFunctor
+        >>> AdvanceFunctor.from_file("visit.cu")
+        Traceback (most recent call last):
+        ...
+        minigr.transforms.errors.MinigrError: AdvanceFunctor.from_file('visit.cu'): an advance functor in a file ...
+        """
+        raise MinigrError(f"AdvanceFunctor.from_file({path!r}): an advance functor in a file defines bool cond("
+                          f"{PARAMETERS}) const and void apply(...) itself; load it with Functor.from_file, "
+                          "which advance takes as it is")
+
 
 def check_functor(op):
     """A MinigrError, before any compiler sees it, when `op` lacks cond or apply."""
