@@ -70,8 +70,8 @@ class Buckets:
     ----------
     n : int
         The number of vertices.
-    device : {'gpu', 'cpu'} or None
-        Where the buckets live; None: $MINIGR_DEVICE, else the GPU when there is one.
+    device : {'gpu', 'cpu'}, optional
+        Where the buckets live; by default $MINIGR_DEVICE, else the GPU when there is one.
 
     Attributes
     ----------
@@ -113,7 +113,7 @@ class Buckets:
     [3]
     """
 
-    def __init__(self, n, device):
+    def __init__(self, n, device=None):
         self.near, self.far = Frontier(n, device), Frontier(n, device)
         self.bucket = self.near.xp.zeros(3, dtype=numpy.float64)
         self.threshold = self.bucket[0:1]

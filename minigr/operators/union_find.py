@@ -50,8 +50,8 @@ class UnionFind:
     n : int
         The number of vertices.
     device : {'gpu', 'cpu'}, optional
-        Where the sets live; by default the GPU where one can be used (as Buckets and
-        Frontier take it).
+        Where the sets live; by default $MINIGR_DEVICE, else the GPU when there is one
+        (as Buckets and Frontier take it).
 
     Attributes
     ----------
