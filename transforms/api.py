@@ -251,9 +251,9 @@ def segment_transform(n, bounds, f, group=1, longest=None):
     bounds(seg, begin, end) sets segment seg's items [begin, end) (a frontier's vertex's
     edges, say), and f is called for each, with rank = item - begin. Huge segments
     (4096+ items) are walked by the whole grid, big ones by a block, mid-sized ones by a
-    warp, small ones by a group of `group` threads (see segments.cuh): two kernels, no
-    scan; one when `longest` says none is huge. The CPU walks each segment in turn. Queued
-    on the current stream; nothing waits.
+    warp, small ones by a group of `group` threads, wider (up to `longest`) where the grid
+    has threads to spare (see segments.cuh): two kernels, no scan; one when `longest` says
+    none is huge. The CPU walks each segment in turn. Queued on the current stream; nothing waits.
 
     Parameters
     ----------
@@ -264,7 +264,7 @@ def segment_transform(n, bounds, f, group=1, longest=None):
     f : Functor
         ``void operator()(long long item, long long seg, long long rank) const``.
     group : int, default 1
-        Threads that share a small segment: a power of two up to 32.
+        The fewest threads that share a small segment: a power of two up to 32.
     longest : int, optional
         A bound on the segments' lengths, when known.
 
@@ -288,12 +288,13 @@ def segment_transform(n, bounds, f, group=1, longest=None):
         return
     list_huge, block = longest is None or longest >= HUGE, recording_block(BLOCK)  # a persistent loop's, if recorded
     widest = 0 if longest is not None and longest < 32 else 1 if longest is not None and longest < block else 2
+    widened = max(group, min(32, 1 << max(longest - 1, 0).bit_length())) if longest is not None else 32
     huge = huge_list(device)
     params = [param, ("long long*", "huge_counters"), ("long long*", "huge_segments")]
     make_list = "minigr::HugeList huge{huge_counters, huge_segments}; "
-    walk = f"minigr::segments<{block}, {group}, {str(list_huge).lower()}, {widest}>(n, huge, f0, f1)"
+    walk = f"minigr::segments<{block}, {group}, {widened}, {str(list_huge).lower()}, {widest}>(n, huge, f0, f1)"
     calls = {"gpu": make_list + walk, "cpu": "minigr::segments(n, f0, f1)"}
-    launch(device, params, [arg, *huge], [bounds, f], calls, _grid(device, bound * group), BLOCK, any_grid=True,
+    launch(device, params, [arg, *huge], [bounds, f], calls, _grid(device, bound * widened), BLOCK, any_grid=True,
            count=n)
     if list_huge:
         grid = 2 * multiprocessors(current_gpu()) if device == "gpu" else 1

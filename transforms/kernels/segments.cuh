@@ -1,6 +1,7 @@
 // segment_transform: f(item, seg, rank) for every item of segments 0..n-1,
 // where bounds(seg, begin, end) gives segment seg's items [begin, end). A
-// group of GROUP threads takes a segment; segments of at least BLOCK items
+// group of GROUP threads takes a segment, or more (up to MAX_GROUP) where the
+// grid has threads to spare for n segments; segments of at least BLOCK items
 // are walked by the whole block, those of at least 32 by a warp, the rest by
 // their group (Merrill, Garland and Grimshaw's thread/warp/CTA expansion,
 // with groups so that short segments of many items keep threads busy).
@@ -35,7 +36,7 @@ struct HugeList {
 // block), by a bound on their lengths: the loops of wider ones, with their
 // barriers and ballots, are left out where no segment would use them.
 template <int BLOCK, int GROUP, bool LIST_HUGE, int WIDEST, class Size, class Bounds, class F>
-__device__ void segments(Size size, const HugeList& huge, Bounds& bounds, F& f)
+__device__ void segments_in_groups(Size size, const HugeList& huge, Bounds& bounds, F& f)
 {
     static_assert(32 % GROUP == 0, "GROUP divides a warp");
     constexpr int PER_BLOCK = BLOCK / GROUP;
@@ -77,6 +78,25 @@ __device__ void segments(Size size, const HugeList& huge, Bounds& bounds, F& f)
         }
         for (long long i = begin + member; i < end; i += GROUP) f(i, seg, i - begin);
     }
+}
+
+// The group widened while the grid's threads cover n segments at twice its
+// width: a small level (a BFS frontier of a few thousand vertices, each
+// thread's edges a chain of round trips to memory) is bound by its longest
+// chain, which a wider group shortens. H100, 2026-11-27, persistent BFS /
+// SSSP ms, fixed groups against widened: grid_22 26.5 / 41.7 against 16.5 /
+// 30.0, rgg_n22 16.8 / 45.4 against 14.7 / 39.3, USA-road-d.NY 3.7 / 9.9
+// against 2.0 / 6.2. Every thread reads the same n, so all take one width.
+template <int BLOCK, int GROUP, int MAX_GROUP, bool LIST_HUGE, int WIDEST, class Size, class Bounds, class F>
+__device__ void segments(Size size, const HugeList& huge, Bounds& bounds, F& f)
+{
+    if constexpr (GROUP < MAX_GROUP) {
+        if (value_of(size) * (2 * GROUP) <= (long long)gridDim.x * BLOCK) {
+            segments<BLOCK, 2 * GROUP, MAX_GROUP, LIST_HUGE, WIDEST>(size, huge, bounds, f);
+            return;
+        }
+    }
+    segments_in_groups<BLOCK, GROUP, LIST_HUGE, WIDEST>(size, huge, bounds, f);
 }
 
 // The second kernel: every item of the listed huge segments, grid-stride over
