@@ -13,7 +13,7 @@ from .transforms.backend import array_module, read_waiting, resolve_device
 from .transforms.errors import MinigrError
 
 HEADER = Path(__file__).parent / "operators" / "kernels" / "frontier.h"
-FIELDS, HEAD, END, TAIL, SIZE, EDGES, NEXT_EDGES, NUMBER, OVERFLOW, LEVEL = 9, 0, 1, 2, 3, 4, 5, 6, 7, 8
+FIELDS, HEAD, END, TAIL, SIZE, EDGES, NEXT_EDGES, NUMBER, OVERFLOW, LEVEL = 33, 0, 1, 16, 3, 4, 32, 6, 7, 8
 
 # The device view that operators and conditions capture (see frontier.h).
 _VIEW = """__device__ int vertex(long long i) const { return minigr::level_vertex(*this, i); }
