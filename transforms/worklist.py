@@ -13,7 +13,7 @@ from .launch import call_device, current_gpu, launch, multiprocessors
 
 EMPTY = numpy.uint64(2**64 - 1)  # a slot with no pair (worklist.h)
 NO_BOUND = 2**32 - 1  # a bound that defers nothing (worklist.h)
-WORDS, BOUND, SMALLEST, TO_SPLIT, PUSHES = 10, 3, 4, 8, 9  # worklist.h's worklist_word
+WORDS, BOUND, SMALLEST, TO_SPLIT, PUSHES = 48, 3, 32, 8, 9  # worklist.h's worklist_word
 # Threads per SM that work the queue. Fewer poll the queue less and take pairs
 # more nearly in order: BFS on USA-road-d.NY 2.66 ms with 64, 2.93 with 128,
 # 3.98 with 256 (H100, 2026-11-26, .devrun/asyncprobe.py).
