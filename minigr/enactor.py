@@ -185,15 +185,15 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
 
 def persistent_block(graph):
     """Threads a block of a persistent loop's kernel on graph (one block an
-    SM): 512 where levels are big (mean out-degree 8 or more, 2^20 edges or
-    more), whose edges more threads take at once; else 256, where a level is a
-    chain of round trips that wider blocks only slow. H100, 2026-11-27,
-    persistent BFS / SSSP ms with 256, 512 and 1024 threads: rgg_n22 18.5 /
-    50.7, 16.8 / 45.8, 17.8 / 44.1; kron_s21_e16 0.78 / 12.2, 0.74 / 8.1,
-    0.72 / 7.4; kron scale 16 0.10 / 0.62, 0.10 / 0.50, 0.10 / 0.58; but
-    USA-road-d.NY 3.56 / 10.5, 3.61 / 11.3, 4.46 / 12.7, and the whole call on
-    kron scale 12 (131k edges) BFS 126 us, SSSP 251 against 125, 262 and 128, 305."""
-    return 512 if graph.num_edges >= max(8 * graph.num_vertices, 1 << 20) else 256
+    SM): 1024 where levels are big (mean out-degree 8 or more, 2^20 edges or
+    more), whose edges more threads take at once (segment_transform's groups
+    widen into them); else 256, where a level is a chain of round trips that
+    wider blocks only slow. H100, 2026-11-27, persistent BFS / SSSP ms with 256,
+    512 and 1024 threads: rgg_n22 13.4 / 40.9, 11.2 / 33.8, 10.4 / 31.5;
+    kron_s21_e16 0.49 / 11.6, 0.31 / 7.5, 0.26 / 6.4; but grid_22 16.8 / 29.2,
+    17.5 / 29.9, 20.2 / 32.5; USA-road-d.NY 1.95 / 5.9, 1.94 / 5.8, 2.51 / 6.0;
+    kron scale 12 (131k edges) 0.09 / 0.22, 0.08 / 0.20, 0.09 / 0.25."""
+    return 1024 if graph.num_edges >= max(8 * graph.num_vertices, 1 << 20) else 256
 
 
 def check_source(graph, source, what="source", where="the graph"):
