@@ -31,6 +31,8 @@ template <class T, class U, class V> inline T atomicCAS(T* address, U compare, V
     return old;
 }
 template <class T> inline T __ldg(const T* address) { return *address; }
+template <class T> inline T __ldcs(const T* address) { return *address; }
+template <class T> inline void __stcs(T* address, T value) { *address = value; }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }  // 1 + the lowest set bit's index; 0 for none
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 
