@@ -34,12 +34,13 @@ def tree_walk(xp, n, capacity):
 
 @pytest.mark.parametrize("n", [1, 2, 7, 1000, 100000])
 @pytest.mark.parametrize("lone", [False, True])
-def test_worklist_runs_until_no_pair_is_left(xp, n, lone):
+@pytest.mark.parametrize("ordered", [True, False])
+def test_worklist_runs_until_no_pair_is_left(xp, n, lone, ordered):
     queue, walk, depth = tree_walk(xp, n, n)
     for _ in range(2):  # the queue is left empty for the next run
         depth.fill(-1)
         queue.reset([0], [0])
-        worklist_transform(queue, walk, lone)
+        worklist_transform(queue, walk, lone, ordered)
         assert queue.wait_pushes() == n
         numpy.testing.assert_array_equal(to_host(depth), numpy.floor(numpy.log2(numpy.arange(n) + 1)))
 

@@ -72,6 +72,12 @@ __device__ void operator()(int src, unsigned label, const minigr::Worklist& queu
 # H100, 2026-11-26: with chains of up to 64, BFS on luxembourg_osm 2.6 ms against 3.3 without, SSSP 3.7 against
 # 4.6-5.1; pushes a vertex 0.2-1.0 against 1.7-6.2 (.devrun/asyncprobe.py, asyncmodes.py).
 CHASE = 64
+# The queue publishes its pairs relaxed (worklist_transform's ordered=False): a worker needs nothing its
+# pusher wrote but the pair. Labels change only through atomics, and the stale check's load only saves
+# work where it sees a newer label; the graph and the candidate's captures were written before the run.
+# A hop then skips a release fence: H100, 2026-11-27, async BFS / SSSP USA-road-d.NY 1.75 / 2.9 ms
+# against 1.35-1.46 / 2.1-2.3, luxembourg_osm 0.9-1.05 / 1.3-1.54 against 0.8-0.97 / 1.0-1.2, grid_22
+# 12.7 / 22.5-22.9 against 10.7-11.4 / 19.1-19.5, three runs each (.devrun/abr.py).
 PUSHES_PER_VERTEX = 8  # room in the queue: BFS on road maps and grids pushed 1.5-6.5 per vertex
 QUEUE_SPARE = 65536  # and room beyond, for small graphs
 # Buckets that adapt (run(adapt=True)): each as wide as makes it queue about BUCKET_PAIRS pairs for each
@@ -230,11 +236,11 @@ class Relax:
             self.queue = Worklist(capacity, self.graph.device, buckets=self.bound is not None)
             if self.bound is not None:
                 self.loop = Loop(self.name, self.graph.device,
-                                 lambda: (worklist_transform(self.queue, self.edges, self.lone),
+                                 lambda: (worklist_transform(self.queue, self.edges, self.lone, ordered=False),
                                           self.queue.split(self.bound)), self.queue.holds_pairs())
         if self.loop is None:
             self.queue.reset(sources, labels)
-            worklist_transform(self.queue, self.edges, self.lone)
+            worklist_transform(self.queue, self.edges, self.lone, ordered=False)
             return
         self.queue.reset(sources, labels, bound=0)  # the sources' run defers all it finds: the first split bounds it
         self.loop.run("device", 2**31 - 1)

@@ -43,6 +43,7 @@ inline long long now_ns() { return chrono::duration_cast<chrono::nanoseconds>(ch
 inline unsigned long long load_acquire(const unsigned long long* word) { return *word; }
 inline unsigned long long load_relaxed(const unsigned long long* word) { return *word; }
 inline void store_release(unsigned long long* word, unsigned long long value) { *word = value; }
+inline void store_relaxed(unsigned long long* word, unsigned long long value) { *word = value; }
 
 template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
 template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }

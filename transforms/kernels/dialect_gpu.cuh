@@ -105,6 +105,11 @@ __device__ __forceinline__ void store_release(unsigned long long* word, unsigned
     asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(word), "l"(value) : "memory");
 }
 
+__device__ __forceinline__ void store_relaxed(unsigned long long* word, unsigned long long value)
+{
+    asm volatile("st.relaxed.gpu.u64 [%0], %1;" : : "l"(word), "l"(value) : "memory");
+}
+
 // atomicInc at GPU scope, acquire and release: returns the count and leaves
 // it one more, or 0 where it was `last`. The thread that takes a count sees
 // what every thread that took one before it wrote before taking it.

@@ -36,6 +36,7 @@ struct Worklist {
     long long capacity;            // below 2^31, so the 32-bit counts cannot wrap
     unsigned bound;                // words[BOUND], read when the run began
     unsigned list;                 // words[LIST], the same
+    bool ordered;                  // pairs published with release and taken with acquire (else relaxed)
 
     __device__ void overflow() const { atomicExch(&words[worklist_word::OVERFLOWED], 1ull); }
 
@@ -54,16 +55,17 @@ struct Worklist {
         }
         const unsigned long long position = atomicAdd(&words[worklist_word::COUNTS], 1ull << 32) >> 32;
         if (position >= (unsigned long long)capacity) return overflow();
-        store_release(slots + position, pair);
+        if (ordered) store_release(slots + position, pair);
+        else store_relaxed(slots + position, pair);
     }
 };
 
 // The queue of words, slots and deferred pairs, with the bound and list of the run now beginning.
 __device__ __forceinline__ Worklist worklist_of(unsigned long long* words, unsigned long long* slots,
-                                                unsigned long long* deferred, long long capacity)
+                                                unsigned long long* deferred, long long capacity, bool ordered = true)
 {
     return {words, slots, deferred, capacity, (unsigned)words[worklist_word::BOUND],
-            (unsigned)words[worklist_word::LIST]};
+            (unsigned)words[worklist_word::LIST], ordered};
 }
 
 // Between buckets, on one thread: the queue empty again, the bound raised to
