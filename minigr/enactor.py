@@ -164,16 +164,16 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
     barriers afford (SSSP on kron scale 12 / 14 / 16 / 18 / 20 / 21, 131k to
     64M edges: 0.31 / 0.57 / 0.84 / 2.1 / 6.4 / 12.5 ms against 0.49 / 0.59 /
     1.0 / 1.3 / 3.4 / 6.3). BFS passes "persistent": its dense levels are few
-    and pulled (kron_s21_e16 0.50 ms against 0.61, 2026-11-27; a 4k-vertex
+    and pulled (kron_s21_e16 0.27 ms against 0.33, 2026-11-27; a 4k-vertex
     graph's whole call 0.13 ms of wall time against 0.18). relaxes: the
     primitive has an async form, which "auto" takes on graphs of small degree
     (ASYNC_MAX_DEGREE), where levels are many and small (up to
     ASYNC_MAX_VERTICES, the largest measured): BFS / SSSP on USA-road-d.NY
-    1.6 / 2.9 ms against 3.8 / 11.0 persistent, luxembourg_osm 1.0 / 1.4
-    against 6.3 / 10.5, grid_22 13.1 / 23.1 against 26.3 / 39.4; one thread
-    walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS 120 ms against
-    0.54), and where a vertex has many paths of a few hops it is corrected
-    again and again (rgg_n22, at most 37 edges: BFS 99 ms against 17.0).
+    1.3 / 2.0 ms against 1.9 / 6.0 persistent, luxembourg_osm 0.94 / 1.2
+    against 4.3 / 6.7, grid_22 10.9 / 19.1 against 17.1 / 28.9; one thread
+    walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS 84 ms against
+    0.27), and where a vertex has many paths of a few hops it is corrected
+    again and again (rgg_n22, at most 37 edges: BFS 74 ms against 10.4).
     H100, 2026-11-27: `minigr bench primitives` shows every mode."""
     if loop != "auto":
         return loop
