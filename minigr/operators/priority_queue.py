@@ -19,7 +19,8 @@ from ..transforms import Functor, transform
 # loop, rgg_n22: 34.5 -> 33.7 ms, H100). Non-negative doubles order as their bits as integers:
 # atomicMin on those.
 LOWEST = 16
-_VIEW = f"static constexpr int LOWEST = {LOWEST};\n" + """__device__ bool offer(int v, double label) const {  // true: v is near, for the caller to append
+_VIEW = f"static constexpr int LOWEST = {LOWEST};\n" + """
+__device__ bool offer(int v, double label) const {  // true: v is near, for the caller to append
     if (label < bucket[0]) return true;
     atomicMin((long long*)&bucket[LOWEST], minigr::bit_cast<long long>(label));
     far.append_unique(v, 0);
