@@ -86,17 +86,18 @@ __device__ void segments_in_groups(Size size, const HugeList& huge, Bounds& boun
 // chain, which a wider group shortens. H100, 2026-11-27, persistent BFS /
 // SSSP ms, fixed groups against widened: grid_22 26.5 / 41.7 against 16.5 /
 // 30.0, rgg_n22 16.8 / 45.4 against 14.7 / 39.3, USA-road-d.NY 3.7 / 9.9
-// against 2.0 / 6.2. Every thread reads the same n, so all take one width.
+// against 2.0 / 6.2. Every thread reads the same n (once), so all take one width.
 template <int BLOCK, int GROUP, int MAX_GROUP, bool LIST_HUGE, int WIDEST, class Size, class Bounds, class F>
 __device__ void segments(Size size, const HugeList& huge, Bounds& bounds, F& f)
 {
+    const long long n = value_of(size);
     if constexpr (GROUP < MAX_GROUP) {
-        if (value_of(size) * (2 * GROUP) <= (long long)gridDim.x * BLOCK) {
-            segments<BLOCK, 2 * GROUP, MAX_GROUP, LIST_HUGE, WIDEST>(size, huge, bounds, f);
+        if (n * (2 * GROUP) <= (long long)gridDim.x * BLOCK) {
+            segments<BLOCK, 2 * GROUP, MAX_GROUP, LIST_HUGE, WIDEST>(n, huge, bounds, f);
             return;
         }
     }
-    segments_in_groups<BLOCK, GROUP, LIST_HUGE, WIDEST>(size, huge, bounds, f);
+    segments_in_groups<BLOCK, GROUP, LIST_HUGE, WIDEST>(n, huge, bounds, f);
 }
 
 // The second kernel: every item of the listed huge segments, grid-stride over
