@@ -20,7 +20,7 @@ from minigr.enactor import Problem, Result, Timer, check_no_self_loops, loop_mod
 from minigr.frontier import Frontier
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, advance, compute
-from minigr.transforms import DeviceCount, Functor, copied, transform
+from minigr.transforms import DeviceCount, Functor, copied
 
 from . import _kcore_references as references
 
@@ -81,14 +81,15 @@ def kcore(graph, *, k=None, loop="auto"):
     >>> result.core.tolist(), result.in_core.tolist(), result.max_core
     ([2, 2, 2, 1], [1, 1, 1, 0], 2)
     """
+    check_no_self_loops(graph.has_self_loops(), "core numbers are")
     run = problem(graph, ("kcore",), lambda: Cores(graph))
-    check_no_self_loops(run.self_loops, "core numbers are")
     if graph.num_vertices == 0:
         none = graph.xp.zeros(0, dtype=numpy.int32)
         return Result({"core": none, "in_core": none.astype(numpy.int8)}, 0, 0.0, 0, {"max_core": 0})
     with Timer(graph.device) as timer:
-        run.reset()
-        levels, _ = run.run_loop(loop_mode(graph, loop, dense="persistent"), 2 * graph.num_vertices + 1)
+        run.frontier.reset()
+        levels, _ = run.run_loop(loop_mode(graph, loop, dense="persistent"), 2 * graph.num_vertices + 1,
+                                 before=(graph.num_vertices, run.reset_op))
     max_core = int(run.core.max())
     in_core = (run.core >= (max_core if k is None else k)).astype(numpy.int8)
     return Result({"core": copied(run.core), "in_core": in_core}, levels, timer.ms, run.peel.num_edges,
@@ -99,12 +100,10 @@ class Cores(Problem):
     name = "kcore"
 
     def __init__(self, graph):
-        simple, _ = graph.simple()
-        src, dst = simple.edge_sources(), simple.col_indices
-        self.self_loops = bool((src == dst).any())
         xp, n = graph.xp, graph.num_vertices
+        simple, _ = graph.simple()
         if graph.directed:  # out- and in-neighbours: an edge both ways counts twice, as in networkx
-            simple = Graph.from_edges(xp.concatenate([src, dst]), xp.concatenate([dst, src]), num_vertices=n,
+            simple = Graph.from_edges(simple.edge_sources(), simple.col_indices, num_vertices=n, symmetrize=True,
                                       device=graph.device)
         self.peel = simple
         self.degree, self.core = xp.empty(n, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)
@@ -125,10 +124,6 @@ class Cores(Problem):
         advance(self.peel, self.frontier, self.peel_op, out=self.frontier)
         compute(self.peel, None, self.least, count=self.selecting)
         compute(self.peel, None, self.select, count=self.selecting)
-
-    def reset(self):
-        transform(len(self.core), self.reset_op)
-        self.frontier.reset()
 
 
 NUMPY = "peeling by rounds (NumPy, CPU)"

@@ -103,7 +103,7 @@ class Graph:
         self.weights = on_device(weights, device)
         self.gpu = self.row_offsets.device.id if device == "gpu" else None
         self.directed = bool(directed)
-        self._reverse = self._vertex_partition = None
+        self._reverse = self._vertex_partition = self._self_loops = None
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
         self.lock = threading.RLock()  # held by a primitive's run, which uses those buffers
         # What operators look up on every call, made now: inside a loop captured on
@@ -165,6 +165,13 @@ class Graph:
         weights = None if self.weights is None else self.weights[kept]
         return Graph(before[self.row_offsets], dst[kept], weights, directed=self.directed,
                      device=self.device), edge_map
+
+    def has_self_loops(self):
+        """Whether any stored edge goes from a vertex to itself (found once, waiting
+        for the device; primitives that networkx refuses such graphs for ask)."""
+        if self._self_loops is None:
+            self._self_loops = bool((self.edge_sources() == self.col_indices).any())
+        return self._self_loops
 
     def reverse_edges(self):
         """The index of each stored edge's reverse (v -> u for u -> v; int64), -1
