@@ -18,26 +18,21 @@ from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_no_self_loops, check_undirected, problem
 from minigr.frontier import Frontier
+from minigr.operators import intersect_neighbors
 from minigr.transforms import Functor, intersect_transform, transform
 
 from . import _ktruss_references as references
 
 ALIVE = numpy.int32(2**31 - 1)  # level of an edge still in the truss
 # The neighbour lists of edge e's ends; none for an edge from its higher end (each undirected edge once).
-ENDS = """void ends(int e, long long& a_begin, long long& a_end, long long& b_begin, long long& b_end) const {
+EDGE = """void operator()(long long e, long long& a0, long long& a1, long long& b0, long long& b1) const {
     const int u = sources[e], v = targets[e];
-    a_begin = a_end = b_begin = b_end = 0;
+    a0 = a1 = b0 = b1 = 0;
     if (u > v) return;
-    a_begin = offsets[u];
-    a_end = offsets[u + 1];
-    b_begin = offsets[v];
-    b_end = offsets[v + 1];
-}"""
-EDGE = ENDS + """void operator()(long long e, long long& a0, long long& a1, long long& b0, long long& b1) const {
-    ends((int)e, a0, a1, b0, b1);
-}"""
-LEVEL_EDGE = ENDS + """void operator()(long long p, long long& a0, long long& a1, long long& b0, long long& b1) const {
-    ends(frontier.vertex(p), a0, a1, b0, b1);
+    a0 = offsets[u];
+    a1 = offsets[u + 1];
+    b0 = offsets[v];
+    b1 = offsets[v + 1];
 }"""
 # Edges of support below k - 2 (state[0]) start the peeling; the others stay alive.
 START = """void operator()(long long e) const {
@@ -46,8 +41,8 @@ START = """void operator()(long long e) const {
     if (weak) frontier.append((int)e, 0);
 }"""
 # Triangle (e, a, b) of edge e at level L, a and b (u -> w and v -> w) named by their lower ends' copies.
-LOWER = """void operator()(long long p, long long ia, long long ib) const {
-    const int e = frontier.vertex(p), at = level[e];
+LOWER = """void operator()(long long e, long long ia, long long ib) const {
+    const int at = level[e];
     const long long a = min(ia, (long long)twins[ia]), b = min(ib, (long long)twins[ib]);
     const int la = level[a], lb = level[b];
     if (la < at || lb < at) return;
@@ -85,8 +80,8 @@ def ktruss(graph, *, k=3, loop="device"):
     [3, 2]
     """
     check_undirected(graph, "ktruss")
+    check_no_self_loops(graph.has_self_loops(), "the k-truss is")
     run = problem(graph, ("ktruss",), lambda: Truss(graph))
-    check_no_self_loops(run.self_loops, "the k-truss is")
     with Timer(graph.device) as timer:
         levels = run.peel(k, loop)
         kept = run.level[run.canonical[run.edge_map]] == ALIVE
@@ -102,7 +97,6 @@ class Truss(Problem):
         simple, self.edge_map = graph.simple()
         xp, self.edges = graph.xp, simple.num_edges
         sources, targets = simple.edge_sources().astype(numpy.int32), simple.col_indices
-        self.self_loops = bool((sources == targets).any())
         twins = simple.reverse_edges()
         self.canonical = xp.minimum(xp.arange(self.edges), twins)
         self.support = xp.empty(max(self.edges, 1), dtype=numpy.int64)
@@ -114,10 +108,9 @@ class Truss(Problem):
         self.edge = Functor(EDGE, filename="<ktruss edge>", **ends)
         self.start = Functor(START, filename="<ktruss start>", support=self.support, level=self.level,
                              state=self.state, frontier=self.frontier.view, alive=ALIVE, **ends)
-        level_edge = Functor(LEVEL_EDGE, filename="<ktruss level edge>", frontier=self.frontier.view, **ends)
         lower = Functor(LOWER, filename="<ktruss lower>", frontier=self.frontier.view, level=self.level,
                         twins=twins, support=self.support, state=self.state)
-        self.start_loop(graph, lambda: intersect_transform(self.frontier.size, level_edge, self.items, lower),
+        self.start_loop(graph, lambda: intersect_neighbors(simple, sources, targets, lower, frontier=self.frontier),
                         self.frontier.not_empty(), checks=[self.frontier.overflow_check()])
 
     def peel(self, k, loop):

@@ -297,6 +297,11 @@ def test_intersect_neighbors(graph):
     expected = [sum(min(numpy.count_nonzero(rows[u] == w), numpy.count_nonzero(rows[v] == w))
                     for w in numpy.intersect1d(rows[u], rows[v])) for u, v in zip(first, second)]
     assert to_host(out).tolist() == expected and to_host(seen).tolist() == expected
+    chosen = list(range(0, len(first), 3))  # the same pairs, a third of them, listed by a frontier's level
+    seen.fill(0)
+    intersect_neighbors(graph, xp.asarray(first), xp.asarray(second), record,
+                        frontier=Frontier.from_ids(chosen, len(first), graph.device))
+    assert to_host(seen).tolist() == [count if p in chosen else 0 for p, count in enumerate(expected)]
 
 
 def test_union_find(graph):
