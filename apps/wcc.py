@@ -75,11 +75,10 @@ def wcc(graph):
     >>> minigr.wcc(graph).component.tolist()
     [0, 0, 2, 2, 4]
     """
-    n = graph.num_vertices
     run = problem(graph, ("wcc",), lambda: WCC(graph))
     with Timer(graph.device) as timer:
         run.labelling.run()
-    return Result({"component": copied(run.root[:n])}, 1, timer.ms, graph.num_edges)
+    return Result({"component": copied(run.root[:graph.num_vertices])}, 1, timer.ms, graph.num_edges)
 
 
 class WCC(Problem):
