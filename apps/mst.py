@@ -101,8 +101,7 @@ class MST(Problem):
         xp, n = graph.xp, graph.num_vertices
         self.graph = graph
         self.sources = graph.edge_sources()
-        # Edge e's id shared with its mirror (v -> u for u -> v, the same copy among duplicates): the lower index.
-        self.shared = xp.minimum(xp.arange(graph.num_edges), graph.reverse_edges())
+        self.shared = graph.undirected_edge_ids()
         self.component, self.parent = xp.empty(n, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)
         self.lightest, self.best, self.owned = (xp.empty(n, dtype=numpy.int64) for _ in range(3))
         self.hooked = xp.zeros(1, dtype=numpy.int32)
@@ -130,16 +129,11 @@ class MST(Problem):
         return self.finish_loop("device", self.graph.num_vertices + 1, "the spanning forest was not done")
 
 
-def _bench_case():
-    """The forest's total weight, against SciPy's minimum_spanning_tree and networkx's Kruskal."""
-    return BenchCase("mst", "total_weight", (
-        System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.mst_scipy(i.scipy)),
-        System("networkx Kruskal (CPU)", "cpu", lambda i, trace=None: alt.mst_networkx(i.networkx),
-               skip=alt.too_big(2_000_000, "networkx"))),
-        "SciPy csgraph (CPU)", alt.close)
-
-
 APP = App(
     "mst", mst, "minimum spanning forest (Borůvka): a lightest tree spanning each component", ("src", "dst", "weight"),
     lambda graph, source, values, options: check_mst(graph, values["src"], values["dst"], values["weight"]),
-    needs="undirected", bench=(_bench_case(),))
+    needs="undirected",
+    bench=(BenchCase("mst", "total_weight", (  # against SciPy's minimum_spanning_tree and networkx's Kruskal
+        System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.mst_scipy(i.scipy)),
+        System("networkx Kruskal (CPU)", "cpu", lambda i, trace=None: alt.mst_networkx(i.networkx),
+               skip=alt.too_big(2_000_000, "networkx"))), "SciPy csgraph (CPU)", alt.close),))

@@ -184,6 +184,12 @@ class Graph:
                       total=self.num_edges, partition=self.row_partition)
         return reverse
 
+    def undirected_edge_ids(self):
+        """An id per stored edge that its reverse shares (v -> u for u -> v, the same copy
+        among duplicates, as reverse_edges pairs them): the lower of their two indices
+        (int64; -1 where it has none). For primitives that take an undirected edge once."""
+        return self.xp.minimum(self.xp.arange(self.num_edges), self.reverse_edges())
+
     def reverse(self):
         """The transpose (in-neighbours as CSR, i.e. the CSC of this graph), built once and
         cached; an undirected graph is its own transpose, so it returns self."""
