@@ -43,7 +43,7 @@ START = """void operator()(long long e) const {
 # Triangle (e, a, b) of edge e at level L, a and b (u -> w and v -> w) named by their lower ends' copies.
 LOWER = """void operator()(long long e, long long ia, long long ib) const {
     const int at = level[e];
-    const long long a = min(ia, (long long)twins[ia]), b = min(ib, (long long)twins[ib]);
+    const long long a = canonical[ia], b = canonical[ib];
     const int la = level[a], lb = level[b];
     if (la < at || lb < at) return;
     if (la > at && (lb > at || e < b)) lower(a, at);
@@ -97,8 +97,7 @@ class Truss(Problem):
         simple, self.edge_map = graph.simple()
         xp, self.edges = graph.xp, simple.num_edges
         sources, targets = simple.edge_sources().astype(numpy.int32), simple.col_indices
-        twins = simple.reverse_edges()
-        self.canonical = xp.minimum(xp.arange(self.edges), twins)
+        self.canonical = simple.undirected_edge_ids()
         self.support = xp.empty(max(self.edges, 1), dtype=numpy.int64)
         self.level = xp.empty(max(self.edges, 1), dtype=numpy.int32)
         self.state = xp.zeros(1, dtype=numpy.int64)
@@ -109,7 +108,7 @@ class Truss(Problem):
         self.start = Functor(START, filename="<ktruss start>", support=self.support, level=self.level,
                              state=self.state, frontier=self.frontier.view, alive=ALIVE, **ends)
         lower = Functor(LOWER, filename="<ktruss lower>", frontier=self.frontier.view, level=self.level,
-                        twins=twins, support=self.support, state=self.state)
+                        canonical=self.canonical, support=self.support, state=self.state)
         self.start_loop(graph, lambda: intersect_neighbors(simple, sources, targets, lower, frontier=self.frontier),
                         self.frontier.not_empty(), checks=[self.frontier.overflow_check()])
 
