@@ -3,10 +3,10 @@ that none of its higher-priority neighbours has (priority: larger degree,
 ties by the seed), so the colors are those of a sequential greedy coloring in
 that order, as networkx's greedy_color(strategy="largest_first") gives. It
 runs in rounds on the device: the graph oriented towards higher priority is
-built first (neighbor_reduce counts each vertex's higher neighbours, advance
-lists them); then each round every undecided vertex looks at its higher
-neighbours and decides once no undecided one can still take its color (ECL-GC's
-shortcut; see color.h), a thread per vertex, or a warp for vertices with many."""
+built first (select_edges); then each round every undecided vertex looks at
+its higher neighbours and decides once no undecided one can still take its
+color (ECL-GC's shortcut; see color.h), a thread per vertex, or a warp for
+vertices with many."""
 from pathlib import Path
 
 import numpy
@@ -16,8 +16,8 @@ from minigr import validate
 from minigr.catalog import SEED_WORD, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_undirected, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
-from minigr.generators import seed_word
-from minigr.operators import AdvanceFunctor, advance, compute, neighbor_reduce
+from minigr.generators import SHUFFLE32, seed_word
+from minigr.operators import compute, select_edges
 from minigr.transforms import DeviceCount, Functor, transform
 
 HEADERS = (FRONTIER_HEADER, Path(FRONTIER_HEADER).parent / "color.h")
@@ -25,22 +25,12 @@ GREEDY = "largest-first greedy (CPU)"  # the bench's reference coloring
 BROAD = 32  # vertices with this many higher neighbours or more take a group of threads each (a warp on the GPU)
 
 # Degree above a 32-bit tie-break: the lower vertex id first for seed 0, else
-# the order of a bijective hash of the id, so that no two priorities are equal.
-PRIORITY = """void operator()(int v, int iteration) const {
-    unsigned tie = (unsigned)v;
-    if (seed != 0) {
-        tie = (tie ^ (unsigned)seed) * 0x9E3779B1u;
-        tie = ((tie ^ (tie >> 16)) + (unsigned)(seed >> 32)) * 0x85EBCA6Bu;
-        tie = (tie ^ (tie >> 13)) * 0xC2B2AE35u;
-        tie ^= tie >> 16;
-    }
+# the order the seed shuffles the ids into, so that no two priorities are equal.
+PRIORITY = SHUFFLE32 + """void operator()(int v, int iteration) const {
+    const unsigned tie = seed != 0 ? shuffled((unsigned)v, seed) : (unsigned)v;
     priority[v] = (row_offsets[v + 1] - row_offsets[v]) << 32 | (0xFFFFFFFFu - tie);
 }"""
-HIGHER = "int operator()(int v, int u, long long edge) const { return u != v && priority[u] > priority[v]; }"
-# Lists each higher neighbour u of src in src's row of the oriented graph.
-LIST_HIGHER = dict(cond="""
-    if (dst != src && priority[dst] > priority[src]) dag_cols[dag_offsets[src] + atomicAdd(&listed[src], 1)] = dst;
-    return false;""")
+HIGHER = "bool operator()(int v, int u, long long edge) const { return u != v && priority[u] > priority[v]; }"
 # Every vertex may take colors 0..(its higher neighbours); one without any has color 0.
 START = """void operator()(int v, int iteration) const {
     const long long higher = dag_offsets[v + 1] - dag_offsets[v];
@@ -102,8 +92,6 @@ class Coloring(Problem):
         xp, n = graph.xp, graph.num_vertices
         self.graph = graph
         self.priority = xp.empty(n, dtype=numpy.int64)
-        self.higher = xp.empty(n, dtype=numpy.int32)
-        self.listed = xp.empty(n, dtype=numpy.int32)
         self.dag_offsets = xp.zeros(n + 1, dtype=numpy.int64)
         self.dag_cols = xp.empty(max(graph.num_edges, 1), dtype=numpy.int32)
         self.state = xp.empty(n, dtype=numpy.uint64)  # high << 32 | low (see color.h)
@@ -113,9 +101,7 @@ class Coloring(Problem):
         # the broad round's items: a group of threads per vertex, at most BROAD
         self.broad_items = DeviceCount(xp.zeros(1, dtype=numpy.int64), broad * BROAD)
         dag = dict(dag_offsets=self.dag_offsets, dag_cols=self.dag_cols)
-        self.higher_op = Functor(HIGHER, filename="<color higher>", priority=self.priority)
-        self.list_higher = AdvanceFunctor(**LIST_HIGHER, filename="<color list higher>", priority=self.priority,
-                                   listed=self.listed, **dag)
+        self.higher = Functor(HIGHER, filename="<color higher>", priority=self.priority)
         self.start = Functor(START, filename="<color start>", headers=HEADERS, state=self.state,
                              dag_offsets=self.dag_offsets, many=BROAD, narrow=self.narrow.view, broad=self.broad.view)
         next_round = Functor(NEXT_ROUND, filename="<color next round>", headers=HEADERS, narrow=self.narrow.view,
@@ -138,10 +124,7 @@ class Coloring(Problem):
         graph = self.graph
         compute(graph, None, Functor(PRIORITY, filename="<color priority>", row_offsets=graph.row_offsets,
                                      priority=self.priority, seed=seed_word(seed)))
-        neighbor_reduce(graph, self.higher_op, out=self.higher, reduce="sum")
-        self.dag_offsets[1:] = graph.xp.cumsum(self.higher, dtype=numpy.int64)
-        self.listed.fill(0)
-        advance(graph, None, self.list_higher)
+        select_edges(graph, self.higher, offsets=self.dag_offsets, columns=self.dag_cols)
         self.narrow.reset()
         self.broad.reset()
         compute(graph, None, self.start)

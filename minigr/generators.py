@@ -44,6 +44,16 @@ uint64_t word(uint64_t seed, uint64_t stream, long long i) const {
     return mix((uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull + mix(mix(seed) ^ stream));
 }
 """
+# shuffled(x, seed): x's place in a random order of the 32-bit ids drawn from seed (a bijection for each
+# seed: murmur3's finalizer, keyed by the seed's two halves), as a tie-break among equal priorities.
+SHUFFLE32 = """
+unsigned shuffled(unsigned x, uint64_t seed) const {
+    x = (x ^ (unsigned)seed) * 0x9E3779B1u;
+    x = ((x ^ (x >> 16)) + (unsigned)(seed >> 32)) * 0x85EBCA6Bu;
+    x = (x ^ (x >> 13)) * 0xC2B2AE35u;
+    return x ^ (x >> 16);
+}
+"""
 WORDS = SPLITMIX + "void operator()(long long i) const { out[i] = word(seed, stream, start + i); }"
 # Kronecker edge start + i: per level, one shift moves row and column ids down and one
 # lookup adds both new bits (row << 32 | column); a word gives the 16-bit draws of four

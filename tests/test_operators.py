@@ -5,7 +5,7 @@ import pytest
 
 from minigr.frontier import Frontier
 from minigr.operators import (NeighborGroups, UnionFind, advance, advance_pull, compute, filter_frontier,
-                              intersect_neighbors, neighbor_reduce, reduce_vertices, Buckets)
+                              intersect_neighbors, neighbor_reduce, reduce_vertices, select_edges, Buckets)
 from minigr.operators.priority_queue import LOWEST
 from minigr.transforms import DeviceCount, Functor, transform
 
@@ -302,6 +302,22 @@ def test_intersect_neighbors(graph):
     intersect_neighbors(graph, xp.asarray(first), xp.asarray(second), record,
                         frontier=Frontier.from_ids(chosen, len(first), graph.device))
     assert to_host(seen).tolist() == [count if p in chosen else 0 for p, count in enumerate(expected)]
+
+
+def test_select_edges(graph):
+    """The rows cut to edges of an odd edge index towards a larger id (duplicates and self-loops as stored), each row
+    holding what NumPy keeps of it, in any order."""
+    n, xp = graph.num_vertices, graph.xp
+    offsets, columns = xp.empty(n + 1, dtype=numpy.int64), xp.empty(max(graph.num_edges, 1), dtype=numpy.int32)
+    keep = Functor("bool operator()(int v, int u, long long edge) const { return u > v && edge % 2 == 1; }")
+    select_edges(graph, keep, offsets=offsets, columns=columns)
+    row_offsets, col_indices = csr(graph)
+    offsets, columns = to_host(offsets), to_host(columns)
+    for v in range(n):
+        edges = numpy.arange(row_offsets[v], row_offsets[v + 1])
+        kept = col_indices[edges[(col_indices[edges] > v) & (edges % 2 == 1)]]
+        assert sorted(columns[offsets[v]:offsets[v + 1]].tolist()) == kept.tolist(), v
+    assert offsets[0] == 0
 
 
 def test_union_find(graph):

@@ -8,7 +8,9 @@ from .neighbor_reduce import neighbor_reduce, smallest_in_neighbour
 from .priority_queue import Buckets
 from .reduce_vertices import reduce_vertices
 from .relax import Relax
+from .select_edges import select_edges
 from .union_find import UnionFind
 
 __all__ = ["AdvanceFunctor", "Buckets", "NeighborGroups", "Relax", "UnionFind", "advance", "advance_pull", "compute",
-           "filter_frontier", "intersect_neighbors", "neighbor_reduce", "reduce_vertices", "smallest_in_neighbour"]
+           "filter_frontier", "intersect_neighbors", "neighbor_reduce", "reduce_vertices", "select_edges",
+           "smallest_in_neighbour"]
