@@ -104,15 +104,13 @@ def settle(run, graph, source, delta, loop, adapt=False):
     (graph: the Graph, or the Part that run is on). adapt: loop="async"'s
     buckets widen or narrow by the pairs each queued (else they stay delta wide)."""
     mode = loop_mode(run.graph, loop)
-    parents = []  # queued behind the run, before its wait; the last is of the run that stood
-    find = lambda: parents.append(run.parents(source))
-    relaxed = (lambda: run.wait_relaxed(source, delta, adapt, find)) if graph is run.graph else None  # not on a part
+    relaxed = (lambda: run.wait_relaxed(source, delta, adapt)) if graph is run.graph else None  # not on a part
     with Timer(run.graph.device) as timer:
         # the frontier form settles within n + 1 iterations; delta-stepping's
         # empty buckets have no such bound, so only the counter's range caps it
         limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
-        iterations, exhausted = run.run_mode(mode, limit, relaxed, run.starting(source, delta), find)
-    parent = parents[-1]
+        iterations, exhausted = run.run_mode(mode, limit, relaxed, run.starting(source, delta))
+        parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
     owned = run.owned
@@ -160,11 +158,9 @@ class SSSP(Problem):
         return max(self.graph.num_vertices, 1), self.start.with_values(root=-1 if source is None else source,
                                                                       delta=delta)
 
-    def wait_relaxed(self, source, width, adapt, after):
-        """loop="async": the pairs queued, or None where the queue overflowed (then reset and
-        loop): queues after() behind the run, then waits."""
+    def wait_relaxed(self, source, width, adapt):
+        """loop="async": the pairs queued, or None where the queue overflowed (then reset and loop): waits."""
         self.lengths.run([source], [0], width, adapt)
-        after()
         return self.lengths.wait_pushes()
 
     def parents(self, source):

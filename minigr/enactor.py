@@ -116,22 +116,17 @@ class Problem:
         """The Loop of this Problem's iterations on `graph`, its persistent kernel as wide as the graph wants."""
         self.loop = Loop(self.name, graph.device, body, condition, unroll, checks, persistent_block(graph))
 
-    def run_loop(self, where, max_iterations, before=None, after=None):
-        """Runs the loop, after `before` (see Loop.run), and queues after() behind it before
-        waiting for it (the GPU then goes on without a host round trip between); returns
-        (iterations, limit reached)."""
+    def run_loop(self, where, max_iterations, before=None):
+        """Runs the loop, after `before` (see Loop.run); returns (iterations, limit reached): waits for it."""
         self.loop.run(where, max_iterations, before)
-        if after is not None:
-            after()
         return self.loop.wait_iterations()
 
-    def run_mode(self, where, max_iterations, relaxed=None, before=None, after=None):
+    def run_mode(self, where, max_iterations, relaxed=None, before=None):
         """Runs the primitive as `where` says, after `before` ((items, functor), a
         transform: the run's reset): "async" by relaxed() (its iterations, or None
         where its queue overflowed: then the persistent loop, reset again), else
-        by its loop (see run_loop, which queues after() behind it). (iterations,
-        limit reached): waits. Without relaxed (a part of a partitioned graph),
-        "async" is refused."""
+        by its loop (see run_loop). (iterations, limit reached): waits. Without
+        relaxed (a part of a partitioned graph), "async" is refused."""
         if where == "async" and relaxed is None:
             raise MinigrError("loop='async' runs on one device; a partitioned graph loops with 'device', "
                               "'persistent' or 'host'")
@@ -142,7 +137,7 @@ class Problem:
             if iterations is not None:
                 return iterations, False
             where = "persistent"
-        return self.run_loop(where, max_iterations, before, after)
+        return self.run_loop(where, max_iterations, before)
 
     def finish_loop(self, where, max_iterations, unfinished):
         """Runs a loop that its algorithm ends within max_iterations (see run_loop): its
