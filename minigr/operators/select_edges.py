@@ -9,8 +9,9 @@ from .advance import AdvanceFunctor, advance
 from .neighbor_reduce import neighbor_reduce
 
 _COUNT = "int operator()(int v, int u, long long edge) const { return keep(v, u, edge) ? 1 : 0; }"
+# Each kept edge takes the last free place of its row: the row's count, run down to 0.
 _LIST = """
-    if (keep(src, dst, edge)) columns[offsets[src] + atomicAdd(&listed[src], 1)] = dst;
+    if (keep(src, dst, edge)) columns[offsets[src] + atomicSub(&counts[src], 1) - 1] = dst;
     return false;"""
 
 
@@ -58,7 +59,6 @@ def select_edges(graph, keep, *, offsets, columns):
     counts = neighbor_reduce(graph, Functor(_COUNT, filename="<select_edges count>", keep=keep), dtype=numpy.int32)
     offsets[0] = 0
     offsets[1:] = xp.cumsum(counts, dtype=numpy.int64)
-    listed = xp.zeros(graph.num_vertices, dtype=numpy.int32)
     advance(graph, None, AdvanceFunctor(cond=_LIST, filename="<select_edges list>", keep=keep, offsets=offsets,
-                                        columns=columns, listed=listed))
+                                        columns=columns, counts=counts))
     return offsets
