@@ -104,6 +104,7 @@ class Graph:
         self.gpu = self.row_offsets.device.id if device == "gpu" else None
         self.directed = bool(directed)
         self._reverse = self._vertex_partition = self._self_loops = None
+        self._in_blocks = {}  # parts -> in_blocks(parts)
         self.problems = {}  # primitives' buffers and loops on this graph (minigr.enactor.problem)
         self.lock = threading.RLock()  # held by a primitive's run, which uses those buffers
         # What operators look up on every call, made now: inside a loop captured on
@@ -196,28 +197,53 @@ class Graph:
         if not self.directed:
             return self
         if self._reverse is None:
-            if self.device == "gpu" and capturing():
-                raise MinigrError("graph.reverse() was first needed inside a loop body being captured for the "
-                                  "device, which may not allocate; call graph.reverse() before making the loop")
-            xp = self.xp
-            sources = self.edge_sources()
-            order = xp.argsort(self.col_indices, kind="stable")  # keeps sources sorted per column
-            counts = xp.bincount(self.col_indices, minlength=self.num_vertices)
-            row_offsets = xp.concatenate([xp.zeros(1, np.int64), xp.cumsum(counts)])
-            weights = None if self.weights is None else self.weights[order]
-            self._reverse = Graph(row_offsets, sources[order].astype(np.int32), weights,
-                                  directed=True, device=self.device)
+            self._check_not_capturing("graph.reverse()")
+            self._reverse = self._transpose(self.edge_sources(), 0, self.num_edges)
             self._reverse._reverse = self
         return self._reverse
+
+    def in_blocks(self, parts):
+        """The in-edges cut by source: `parts` graphs of all V vertices, the b-th holding,
+        as CSR rows by target, the edges from the b-th of `parts` equal ranges of source ids
+        (the transpose of those rows; weights alongside). A pull over them block by block
+        gathers per-source values from one range at a time, which may fit a cache where
+        the whole array does not (minigr.operators.pull_blocks). One part is reverse();
+        built once for each `parts` and cached, and like reverse() first needed outside a
+        loop body being captured."""
+        if parts == 1:
+            return [self.reverse()]
+        if parts not in self._in_blocks:
+            self._check_not_capturing("graph.in_blocks()")
+            sources, n = self.edge_sources(), self.num_vertices
+            bounds = to_host(self.row_offsets[[n * b // parts for b in range(parts + 1)]]).tolist()
+            self._in_blocks[parts] = [self._transpose(sources, first, last)
+                                      for first, last in zip(bounds[:-1], bounds[1:])]
+        return self._in_blocks[parts]
+
+    def _transpose(self, sources, first, last):
+        """Stored edges first..last-1 (sources: edge_sources()) as CSR rows by target, with
+        their weights: a Graph of all V vertices."""
+        xp, targets = self.xp, self.col_indices[first:last]
+        order = xp.argsort(targets, kind="stable")  # keeps sources sorted per target
+        row_offsets = xp.concatenate([xp.zeros(1, np.int64),
+                                      xp.cumsum(xp.bincount(targets, minlength=self.num_vertices))])
+        weights = None if self.weights is None else self.weights[first:last][order]
+        return Graph(row_offsets, sources[first:last][order].astype(np.int32), weights, directed=True,
+                     device=self.device)
+
+    def _check_not_capturing(self, what):
+        """A MinigrError where `what`, which allocates, is first needed inside a loop body being
+        captured for the device."""
+        if self.device == "gpu" and capturing():
+            raise MinigrError(f"{what} was first needed inside a loop body being captured for the device, which "
+                              f"may not allocate; call {what} before making the loop")
 
     def vertex_partition(self):
         """The merge-path Partition of one segment holding every vertex (for
         reductions over all vertices), built once; like reverse(), first needed
         outside a loop body being captured."""
         if self._vertex_partition is None:
-            if self.device == "gpu" and capturing():
-                raise MinigrError("graph.vertex_partition() was first needed inside a loop body being captured "
-                                  "for the device, which may not allocate; call it before making the loop")
+            self._check_not_capturing("graph.vertex_partition()")
             offsets = self.xp.asarray(np.array([0, self.num_vertices], dtype=np.int64))
             self._vertex_partition = Partition(offsets, self.num_vertices)
         return self._vertex_partition

@@ -139,6 +139,28 @@ def test_pagerank_calls_in_turn_on_one_graph(device, dtype):
                                           rtol=0, err_msg=name)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("loop", ["device", "host"])
+def test_pagerank_pulled_in_blocks(device, monkeypatch, weighted, loop):
+    """Shares pulled in 3 blocks of sources (as PageRank does where they overflow L2)
+    give networkx's ranks on every nasty graph, weighted too."""
+    import minigr.apps.pagerank as module
+    monkeypatch.setattr(module, "pull_blocks", lambda graph, itemsize: 3)
+    for name, graph in nasty_graphs(device, weighted=weighted).items():
+        rank = to_host(pagerank(graph, tol=1e-9, weighted=weighted, loop=loop).rank)
+        if graph.num_vertices:
+            assert len(graph.problems[("pagerank", weighted, "float64", 3)].blocks) == 3
+        reference = networkx_of(graph)
+        if weighted:
+            matrix = graph.to_scipy().tocoo()
+            reference = networkx.MultiDiGraph()
+            reference.add_nodes_from(range(graph.num_vertices))
+            reference.add_weighted_edges_from(zip(matrix.row.tolist(), matrix.col.tolist(), matrix.data.tolist()))
+        expected = networkx.pagerank(reference, tol=1e-9, weight="weight" if weighted else None)
+        numpy.testing.assert_allclose(rank, [expected[v] for v in range(graph.num_vertices)], atol=1e-7, rtol=0,
+                                      err_msg=name)
+
+
 def test_pagerank_bad_arguments(device):
     graph = nasty_graphs(device)["grid"]
     with pytest.raises(MinigrError, match="damping"):

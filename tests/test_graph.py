@@ -144,6 +144,31 @@ def test_reverse_is_the_scipy_transpose(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("parts", [2, 3, 7, 60])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_in_blocks_cut_the_transpose_by_source(seed, parts, weighted):
+    """Block b holds exactly the reverse's edges whose source lies in the b-th of `parts`
+    equal id ranges, as valid CSR (more parts than vertices leave some empty); cached."""
+    src, dst, w = random_edges(seed)
+    g = Graph.from_edges(src, dst, w if weighted else None, num_vertices=45, device="cpu")
+    blocks = g.in_blocks(parts)
+    assert len(blocks) == parts and g.in_blocks(parts) is blocks and g.in_blocks(1) == [g.reverse()]
+    for b, block in enumerate(blocks):
+        check_csr(block)
+        assert block.num_vertices == 45 and (block.weights is not None) == weighted
+        low, high = 45 * b // parts, 45 * (b + 1) // parts
+        assert all(low <= source < high for _, source, _ in triples(block))
+    assert sorted(sum((triples(block) for block in blocks), [])) == triples(g.reverse())
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_in_blocks_of_graphs_without_edges(n):
+    g = Graph.from_edges([], [], num_vertices=n, device="cpu")
+    assert [block.num_edges for block in g.in_blocks(3)] == [0, 0, 0]
+    assert all(block.num_vertices == n for block in g.in_blocks(3))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("self_loops", [True, False])
 @pytest.mark.parametrize("symmetrize", [True, False])
 def test_simple_and_reverse_edges(seed, self_loops, symmetrize):
@@ -348,6 +373,15 @@ def test_gpu_builds_the_host_csr_from_cupy_arrays(seed, options, weighted):
     gpu_and_host_agree(lambda xp, device: Graph.from_edges(
         xp.asarray(src), xp.asarray(dst), xp.asarray(w) if weighted else None, num_vertices=45,
         device=device, **options))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gpu_in_blocks_match_the_host(seed):
+    src, dst, w = random_edges(seed)
+    for parts in (1, 2, 5):
+        gpu_and_host_agree(lambda xp, device: Graph.from_edges(
+            xp.asarray(src), xp.asarray(dst), xp.asarray(w), num_vertices=45, device=device).in_blocks(parts)[-1])
 
 
 @pytest.mark.gpu

@@ -33,6 +33,11 @@ def multiprocessors(device_id):
     return cupy.cuda.Device(device_id).attributes["MultiProcessorCount"]
 
 
+def l2_bytes(device_id):
+    import cupy
+    return cupy.cuda.Device(device_id).attributes["L2CacheSize"]
+
+
 def current_gpu():
     import cupy
     return cupy.cuda.Device().id

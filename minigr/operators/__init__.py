@@ -4,7 +4,7 @@ from .compute import compute
 from .filter import filter_frontier
 from .intersect import intersect_neighbors
 from .neighbor_groups import NeighborGroups
-from .neighbor_reduce import neighbor_reduce, smallest_in_neighbour
+from .neighbor_reduce import neighbor_reduce, pull_blocks, smallest_in_neighbour
 from .priority_queue import Buckets
 from .reduce_vertices import reduce_vertices
 from .relax import Relax
@@ -12,5 +12,5 @@ from .select_edges import select_edges
 from .union_find import UnionFind
 
 __all__ = ["AdvanceFunctor", "Buckets", "NeighborGroups", "Relax", "UnionFind", "advance", "advance_pull", "compute",
-           "filter_frontier", "intersect_neighbors", "neighbor_reduce", "reduce_vertices", "select_edges",
-           "smallest_in_neighbour"]
+           "filter_frontier", "intersect_neighbors", "neighbor_reduce", "pull_blocks", "reduce_vertices",
+           "select_edges", "smallest_in_neighbour"]
