@@ -41,24 +41,26 @@ UPDATE = """minigr::Sums<2> operator()(long long v) const {
     if (next != previous) rank[v] = next;
     return {fabs(next - previous), inverse == 0 ? next : 0.0};
 }"""
-# A run's start in two launches: one thread sets the settings, the uniform vectors'
-# one value and the sums; then every vertex its rank (given: already in rank) and
-# share, summing the owned dangling rank. The dozen fills and copies they replace
-# took 150-175 us on 2-4M vertices, these 55-130 (H100, 2026-11-27).
-SETTINGS = """void operator()(long long) const {
-    settings[0] = damping;
-    settings[1] = tolerance;
-    spread[0] = teleport_given ? -1 : 0;
-    spread[1] = dangling_given ? -1 : 0;
-    if (!teleport_given) teleport[0] = uniform;
-    if (!dangling_given) dangling_weight[0] = uniform;
-    sums[0] = sums[1] = carried[0] = carried[1] = 0;
-}"""
-START = """minigr::Sums<1> operator()(long long v) const {
+# A run's start in one launch: every vertex its rank (given: already in rank) and share;
+# thread 0 also the settings, the uniform vectors' one value, the sums and carried, whose
+# dangling rank of the start ranks the host found (nothing else here reads what thread 0
+# writes). It replaces two launches (the settings, then a pass summing the dangling rank)
+# that replaced a dozen fills and copies.
+START = """void operator()(long long v) const {
+    if (v == 0) {
+        settings[0] = damping;
+        settings[1] = tolerance;
+        spread[0] = teleport_given ? -1 : 0;
+        spread[1] = dangling_given ? -1 : 0;
+        if (!teleport_given) teleport[0] = uniform;
+        if (!dangling_given) dangling_weight[0] = uniform;
+        sums[0] = sums[1] = carried[1] = 0;
+        carried[0] = dangling_start;
+    }
+    if (v == vertices) return;  // a part of a split graph may have none, and still sets the settings
     const double start = nstart_given ? (double)rank[v] : (double)uniform;
     if (!nstart_given) rank[v] = uniform;
     share[v] = start * inverse_out[v];
-    return {v < owned && inverse_out[v] == 0 ? start : 0.0};
 }"""
 # After each iteration: carried = [dangling rank, L1 change] of its ranks, sums made 0 for the next.
 NOT_CONVERGED = """bool operator()() const {
@@ -174,13 +176,13 @@ class PageRank(Problem):
                               rank=self.rank, share=self.share, inverse_out=self.inverse_out, teleport=self.teleport,
                               dangling_weight=self.dangling_weight, spread=self.spread, settings=self.settings,
                               blocks=numpy.int64(blocks), n=numpy.int64(n))
-        self.settings_reset = Functor(SETTINGS, filename="<pagerank settings>", settings=self.settings,
-                                      spread=self.spread, teleport=self.teleport, dangling_weight=self.dangling_weight,
-                                      sums=self.sums, carried=self.carried, damping=0.0, tolerance=0.0,
-                                      uniform=dtype.type(0), teleport_given=False, dangling_given=False)
+        self.dangling_count = int((self.inverse_out[:self.owned] == 0).sum())  # owned dangling vertices (waits)
         self.start = Functor(START, filename="<pagerank start>", rank=self.rank, share=self.share,
-                             inverse_out=self.inverse_out, owned=numpy.int64(self.owned), uniform=dtype.type(0),
-                             nstart_given=False)
+                             inverse_out=self.inverse_out, settings=self.settings, spread=self.spread,
+                             teleport=self.teleport, dangling_weight=self.dangling_weight, sums=self.sums,
+                             carried=self.carried, damping=0.0, tolerance=0.0, uniform=dtype.type(0),
+                             dangling_start=0.0, vertices=numpy.int64(n), nstart_given=False, teleport_given=False,
+                             dangling_given=False)
         self.start_loop(graph, self.iteration,
                         Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
                                 carried=self.carried, settings=self.settings))
@@ -197,12 +199,15 @@ class PageRank(Problem):
                              (self.dangling_weight, dangling)):
             if given is not None:
                 array[...] = given
-        transform(1, self.settings_reset.with_values(
-            damping=damping, tolerance=tolerance, uniform=uniform,
-            teleport_given=vectors["personalization"] is not None, dangling_given=dangling is not None))
-        transform(self.graph.num_vertices, self.start.with_values(uniform=uniform,
-                                                                  nstart_given=vectors["nstart"] is not None),
-                  sums=self.carried[0:1])
+        uniform = self.rank.dtype.type(uniform)
+        if vectors["nstart"] is None:
+            dangling_start = self.dangling_count * float(uniform)
+        else:  # waits
+            dangling_start = float(self.rank[:self.owned][self.inverse_out[:self.owned] == 0].sum(dtype=numpy.float64))
+        transform(max(self.graph.num_vertices, 1), self.start.with_values(
+            damping=damping, tolerance=tolerance, uniform=uniform, dangling_start=dangling_start,
+            nstart_given=vectors["nstart"] is not None, teleport_given=vectors["personalization"] is not None,
+            dangling_given=dangling is not None))
 
 
 def _bench_case(label, tol, max_iter):
