@@ -4,7 +4,6 @@ iteration (see PartitionedPageRank)."""
 import numpy
 
 from minigr.enactor import Result, check_weights, distribution, problem
-from minigr.operators import pull_blocks
 from minigr.partition import Border
 
 from .pagerank import PageRank, check_settings, iterate
@@ -25,9 +24,8 @@ def run(part, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personali
         vectors[name] = None if value is None else xp.concatenate([mine, xp.zeros(total - owned)])
     if part.num_vertices == 0:
         return Result({"rank": xp.zeros(0, dtype)}, 0, 0.0, 0)
-    blocks = pull_blocks(part.graph, dtype.itemsize)
-    run = problem(part.graph, ("pagerank part", bool(weighted), dtype.name, blocks),
-                  lambda: PartitionedPageRank(part, weighted, dtype, blocks))
+    run = problem(part.graph, ("pagerank part", bool(weighted), dtype.name),
+                  lambda: PartitionedPageRank(part, weighted, dtype))
     result = iterate(run, part, vectors, damping, tol, max_iter, loop)
     result.extra["bytes_sent_per_iteration"] = run.border.volume()[0] + run.sums.nbytes
     return result
@@ -38,9 +36,9 @@ class PartitionedPageRank(PageRank):
     shares to the proxies; after it, the sums (change, dangling rank) are
     summed over the parts."""
 
-    def __init__(self, part, weighted, dtype, blocks):
+    def __init__(self, part, weighted, dtype):
         self.part = part
-        super().__init__(part.graph, weighted, dtype, blocks, part.owned)
+        super().__init__(part.graph, weighted, dtype, part.owned)
         self.border = Border(part, self.share)
 
     def iteration(self):

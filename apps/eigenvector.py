@@ -5,18 +5,18 @@ graphs from oscillating), from nstart (default uniform), until the L1 change
 is below n * tol. The iterations loop on the device."""
 from minigr.catalog import ITERATIONS, POSITIVE, App, Option
 from minigr.enactor import Result, check_weights, distribution, problem
-from minigr.operators import neighbor_reduce
-from minigr.power import PowerIteration, check_iteration, gather
+from minigr.operators import Pull
+from minigr.power import PowerIteration, check_iteration
 from minigr.transforms import copied, transform
 from minigr.transforms.errors import MinigrError
 
 from . import _centrality_references as refs
 
 # sums = [L1 change, squared 2-norm of (A^T + I) x]; settings = [tolerance]
-SQUARED = "minigr::Sums<1> operator()(int v) const { const double y = x[v] + pulled[v]; return {y * y}; }"
+SQUARED = "minigr::Sums<1> operator()(int v) const { const double y = x[v] + pulled(v); return {y * y}; }"
 UPDATE = """minigr::Sums<1> operator()(int v) const {
     const double norm = sums[1] > 0 ? sqrt(sums[1]) : 1.0, previous = x[v];
-    const double next = (previous + pulled[v]) / norm;
+    const double next = (previous + pulled(v)) / norm;
     x[v] = next;
     return {fabs(next - previous)};
 }"""
@@ -66,12 +66,13 @@ class Eigenvector(PowerIteration):
     name = "eigenvector"
 
     def __init__(self, graph, weighted):
-        super().__init__(graph, ("x", "pulled"), 2, 1)
-        pull = gather(graph, self.x, weighted)
-        squared, update = self.functor(SQUARED, "squared"), self.functor(UPDATE, "update")
+        super().__init__(graph, ("x",), 2, 1)
+        pull = Pull(graph, self.x, weighted)
+        squared, update = (self.functor(SQUARED, "squared", pulled=pull.total),
+                           self.functor(UPDATE, "update", pulled=pull.total))
 
         def iteration():
-            neighbor_reduce(graph, pull, direction="in", out=self.pulled)
+            pull()
             transform(graph.num_vertices, squared, sums=self.sums[1:2])
             transform(graph.num_vertices, update, sums=self.sums[0:1])
         self.start_loop(iteration)

@@ -8,17 +8,17 @@ device."""
 from minigr import alternatives as alt
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Result, check_weights, distribution, problem
-from minigr.operators import neighbor_reduce, reduce_vertices
-from minigr.power import PowerIteration, check_iteration, gather
+from minigr.operators import Pull, gather, neighbor_reduce, reduce_vertices
+from minigr.power import PowerIteration, check_iteration
 from minigr.transforms import copied, transform
 from minigr.transforms.errors import MinigrError
 
 from . import _centrality_references as refs
 
 # sums = [L1 change of the hubs, largest pulled hub score]; settings = [tolerance]
-PULLED = "double operator()(int v) const { return pulled[v]; }"
+PULLED = "double operator()(int v) const { return pulled(v); }"
 UPDATE = """minigr::Sums<1> operator()(int v) const {  // hub[v] stored after its load, where it changed (katz.py)
-    const double previous = hub[v], next = pulled[v] / sums[1];
+    const double previous = hub[v], next = pulled(v) / sums[1];
     if (next != previous) hub[v] = next;
     return {fabs(next - previous)};
 }"""
@@ -74,14 +74,15 @@ class HITS(PowerIteration):
     name = "hits"
 
     def __init__(self, graph, weighted):
-        super().__init__(graph, ("hub", "authority", "pulled"), 2, 1)
+        super().__init__(graph, ("hub", "authority"), 2, 1)
         to_authorities = gather(graph, self.hub, weighted, "in")
-        to_hubs = gather(graph, self.authority, weighted, "out")
-        largest, update = self.functor(PULLED, "largest"), self.functor(UPDATE, "update")
+        to_hubs = Pull(graph, self.authority, weighted, "out")
+        largest, update = (self.functor(PULLED, "largest", pulled=to_hubs.total),
+                           self.functor(UPDATE, "update", pulled=to_hubs.total))
 
         def iteration():
             neighbor_reduce(graph, to_authorities, direction="in", out=self.authority)
-            neighbor_reduce(graph, to_hubs, direction="out", out=self.pulled)
+            to_hubs()
             reduce_vertices(graph, largest, reduce="max", out=self.sums[1:2])
             transform(graph.num_vertices, update, sums=self.sums[0:1])
         self.start_loop(iteration)

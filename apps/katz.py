@@ -6,8 +6,8 @@ below 1 / (the adjacency's largest eigenvalue). The iterations loop on the
 device."""
 from minigr.catalog import ITERATIONS, POSITIVE, App, Option
 from minigr.enactor import Result, check_weights, per_vertex, problem
-from minigr.operators import neighbor_reduce
-from minigr.power import PowerIteration, check_iteration, gather
+from minigr.operators import Pull
+from minigr.power import PowerIteration, check_iteration
 from minigr.transforms import copied, transform
 from minigr.transforms.errors import MinigrError
 
@@ -16,7 +16,7 @@ from . import _centrality_references as refs
 # sums = [L1 change]; settings = [tolerance, alpha, beta]. x[v] is stored only once its load is back and
 # only where it changed (see PageRank's UPDATE: a store meeting the load in flight slows the pass 5x).
 UPDATE = """minigr::Sums<1> operator()(int v) const {
-    const double previous = x[v], next = settings[1] * pulled[v] + settings[2];
+    const double previous = x[v], next = settings[1] * pulled(v) + settings[2];
     if (next != previous) x[v] = next;
     return {fabs(next - previous)};
 }"""
@@ -83,11 +83,12 @@ class Katz(PowerIteration):
     advice = "lower alpha (below 1 / the largest eigenvalue of the adjacency), or raise max_iter or tol"
 
     def __init__(self, graph, weighted):
-        super().__init__(graph, ("x", "pulled"), 1, 3)
-        pull, update = gather(graph, self.x, weighted), self.functor(UPDATE, "update")
+        super().__init__(graph, ("x",), 1, 3)
+        pull = Pull(graph, self.x, weighted)
+        update = self.functor(UPDATE, "update", pulled=pull.total)
 
         def iteration():
-            neighbor_reduce(graph, pull, direction="in", out=self.pulled)
+            pull()
             transform(graph.num_vertices, update, sums=self.sums)
         self.start_loop(iteration)
 

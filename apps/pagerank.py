@@ -1,6 +1,6 @@
 """PageRank, pulled through the in-neighbours: each iteration sums the rank
-shares of every vertex's in-neighbours with neighbor_reduce (block by block of
-sources where the shares overflow L2: pull_blocks), then one pass
+shares of every vertex's in-neighbours (minigr.operators.Pull: block by block
+of sources where the shares overflow L2), then one pass
 updates the ranks and sums their change and the dangling vertices' rank
 (transform's sums=).
 Dangling vertices spread their rank like personalization (uniform by
@@ -14,17 +14,14 @@ from minigr import validate
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
-from minigr.operators import neighbor_reduce, pull_blocks
+from minigr.operators import Pull, neighbor_reduce
 from minigr.power import check_iteration
 from minigr.transforms import Functor, copied, transform
 from minigr.transforms.errors import MinigrError
 
-SHARE = "double operator()(int v, int u, long long edge) const { return share[u]; }"
-WEIGHTED_SHARE = "double operator()(int v, int u, long long edge) const { return share[u] * weights[edge]; }"
 OUT_WEIGHT = "double operator()(int v, int u, long long edge) const { return weights[edge]; }"
-# One vertex's new rank from its in-neighbours' shares, pulled in `blocks` parts (pulled
-# holds each block's n sums in turn); returns its L1 change and, dangling, its rank, to
-# be summed (see NOT_CONVERGED). carried[0] is the dangling rank of the ranks it starts from
+# One vertex's new rank from the sum of its in-neighbours' shares, pulled(v); returns its
+# L1 change and, dangling, its rank, to be summed (see NOT_CONVERGED). carried[0] is the dangling rank of the ranks it starts from
 # (inverse_out is 0 for dangling vertices). spread[0] and [1] mask v for teleport and
 # dangling_weight: 0 when uniform (one value, read at 0, so that the pass does not
 # stream two arrays of n equal values), else all ones. Arithmetic is in double
@@ -33,9 +30,7 @@ OUT_WEIGHT = "double operator()(int v, int u, long long edge) const { return wei
 # meeting that load in flight made the pass 5x slower (grid_22, H100: 295 against 56 us).
 UPDATE = """minigr::Sums<2> operator()(long long v) const {
     const double damping = settings[0], previous = rank[v], inverse = inverse_out[v];
-    double shares = pulled[v];
-    for (long long block = 1; block < blocks; ++block) shares += pulled[block * n + v];
-    const double next = damping * (shares + carried[0] * dangling_weight[v & spread[1]])
+    const double next = damping * (pulled(v) + carried[0] * dangling_weight[v & spread[1]])
                         + (1 - damping) * teleport[v & spread[0]];
     share[v] = next * inverse;
     if (next != previous) rank[v] = next;
@@ -114,9 +109,7 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
                (("personalization", personalization), ("nstart", nstart), ("dangling", dangling))}
     if graph.num_vertices == 0:
         return Result({"rank": graph.xp.zeros(0, dtype)}, 0, 0.0, 0)
-    blocks = pull_blocks(graph, dtype.itemsize)
-    run = problem(graph, ("pagerank", bool(weighted), dtype.name, blocks),
-                  lambda: PageRank(graph, weighted, dtype, blocks))
+    run = problem(graph, ("pagerank", bool(weighted), dtype.name), lambda: PageRank(graph, weighted, dtype))
     return iterate(run, graph, vectors, damping, tol, max_iter, loop)
 
 
@@ -152,30 +145,25 @@ def iterate(run, graph, vectors, damping, tol, max_iter, loop):
 class PageRank(Problem):
     name = "pagerank"
 
-    def __init__(self, graph, weighted, dtype, blocks, owned=None):
-        """dtype: the per-vertex vectors'; blocks: of in-edges pulled in turn
-        (Graph.in_blocks); owned: the vertices whose rank it computes, 0..owned-1
-        (default all)."""
+    def __init__(self, graph, weighted, dtype, owned=None):
+        """owned: the vertices whose rank it computes, 0..owned-1 (default all);
+        dtype: the per-vertex vectors'."""
         xp, n = graph.xp, graph.num_vertices
-        self.graph, self.owned, self.blocks = graph, n if owned is None else owned, graph.in_blocks(blocks)
+        self.graph, self.owned = graph, n if owned is None else owned
         self.rank, self.share, self.teleport, self.dangling_weight = (xp.empty(n, dtype) for _ in range(4))
-        self.pulled = xp.empty(blocks * n)  # float64: a float32 sum of a star's 500 shares kept it from converging
+        self.pull = Pull(graph, self.share, weighted)  # sums in float64: in float32 a star's 500 shares did not converge
         self.spread = xp.zeros(2, numpy.int64)  # masks of teleport and dangling_weight's index: see UPDATE
         self.sums, self.carried = xp.zeros(2), xp.zeros(2)  # [L1 change, dangling rank]; see NOT_CONVERGED
         self.settings = xp.zeros(2)  # [damping, tolerance]: set by reset, read by the functors
         if weighted:
             out_weight = neighbor_reduce(graph, Functor(OUT_WEIGHT, filename="<pagerank out weight>",
                                                         weights=graph.weights))
-            self.gathers = [Functor(WEIGHTED_SHARE, filename="<pagerank share>", share=self.share,
-                                    weights=block.weights) for block in self.blocks]
         else:
             out_weight = graph.out_degrees().astype(numpy.float64)
-            self.gathers = [Functor(SHARE, filename="<pagerank share>", share=self.share)] * blocks
         self.inverse_out = (xp.where(out_weight == 0, 0, 1) / xp.where(out_weight == 0, 1, out_weight)).astype(dtype)
-        self.update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pulled, carried=self.carried,
+        self.update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pull.total, carried=self.carried,
                               rank=self.rank, share=self.share, inverse_out=self.inverse_out, teleport=self.teleport,
-                              dangling_weight=self.dangling_weight, spread=self.spread, settings=self.settings,
-                              blocks=numpy.int64(blocks), n=numpy.int64(n))
+                              dangling_weight=self.dangling_weight, spread=self.spread, settings=self.settings)
         self.dangling_count = int((self.inverse_out[:self.owned] == 0).sum())  # owned dangling vertices (waits)
         self.start = Functor(START, filename="<pagerank start>", rank=self.rank, share=self.share,
                              inverse_out=self.inverse_out, settings=self.settings, spread=self.spread,
@@ -188,8 +176,7 @@ class PageRank(Problem):
                                 carried=self.carried, settings=self.settings))
 
     def iteration(self):
-        for block, gather, pulled in zip(self.blocks, self.gathers, self.pulled.reshape(len(self.blocks), -1)):
-            neighbor_reduce(block, gather, out=pulled)  # a block's rows are in-edges
+        self.pull()
         transform(self.owned, self.update, sums=self.sums)
 
     def reset(self, damping, tolerance, vectors, uniform):

@@ -13,8 +13,6 @@ from .enactor import Problem, Timer
 from .transforms import Functor
 from .transforms.errors import MinigrError
 
-GATHER = "double operator()(int v, int u, long long edge) const { return x[u]; }"
-WEIGHTED_GATHER = "double operator()(int v, int u, long long edge) const { return x[u] * weights[edge]; }"
 # After each iteration: its L1 change kept in change[0], the sums made 0 for the next
 # (the transforms add into them); NaN (a diverging iteration) never converges.
 NOT_CONVERGED = """bool operator()() const {
@@ -29,16 +27,6 @@ def check_iteration(tol, max_iter):
     if not tol > 0 or not ITERATIONS[0](max_iter):
         raise MinigrError(f"tol must be positive and max_iter {ITERATIONS[1]}, "
                           f"got tol={tol!r}, max_iter={max_iter!r}")
-
-
-def gather(graph, x, weighted, direction="in"):
-    """neighbor_reduce's value functor over `direction` neighbours: x[u] of
-    each neighbour u, times the edge's weight when weighted (as networkx's
-    weight=; unweighted, a duplicate edge counts once per copy)."""
-    g = graph if direction == "out" else graph.reverse()
-    if weighted:
-        return Functor(WEIGHTED_GATHER, filename="<gather weighted>", x=x, weights=g.weights)
-    return Functor(GATHER, filename="<gather>", x=x)
 
 
 class PowerIteration(Problem):

@@ -142,14 +142,14 @@ def test_pagerank_calls_in_turn_on_one_graph(device, dtype):
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("loop", ["device", "host"])
 def test_pagerank_pulled_in_blocks(device, monkeypatch, weighted, loop):
-    """Shares pulled in 3 blocks of sources (as PageRank does where they overflow L2)
+    """Shares pulled in 3 blocks of sources (as Pull does where they overflow L2)
     give networkx's ranks on every nasty graph, weighted too."""
-    import minigr.apps.pagerank as module
+    import minigr.operators.pull as module
     monkeypatch.setattr(module, "pull_blocks", lambda graph, itemsize: 3)
     for name, graph in nasty_graphs(device, weighted=weighted).items():
         rank = to_host(pagerank(graph, tol=1e-9, weighted=weighted, loop=loop).rank)
         if graph.num_vertices:
-            assert len(graph.problems[("pagerank", weighted, "float64", 3)].blocks) == 3
+            assert len(graph.problems[("pagerank", weighted, "float64")].pull.blocks) == 3
         reference = networkx_of(graph)
         if weighted:
             matrix = graph.to_scipy().tocoo()

@@ -111,6 +111,26 @@ def test_hits(device, name, weighted):
         compare(lambda: hits(graph, weighted=weighted), expected and dict(zip(("hub", "authority"), expected)))
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_pulled_in_blocks(device, monkeypatch, weighted):
+    """Pulled in 3 blocks of neighbour ids each (minigr.operators.Pull, as where the
+    vector overflows L2): networkx's values on every nasty graph with edges."""
+    import minigr.operators.pull as module
+    made = []
+    monkeypatch.setattr(module, "pull_blocks", lambda graph, itemsize: made.append(itemsize) or 3)
+    for name, graph in nasty_graphs(device, weighted).items():
+        if not graph.num_edges:
+            continue
+        g = as_networkx(graph, weighted)
+        expected = expected_or_failure(networkx.eigenvector_centrality, g, weight="weight")
+        compare(lambda: eigenvector(graph, weighted=weighted), expected and {"centrality": expected})
+        expected = expected_or_failure(networkx.katz_centrality, g, alpha=0.05, weight="weight")
+        compare(lambda: katz(graph, alpha=0.05, weighted=weighted), expected and {"centrality": expected})
+        expected = expected_or_failure(_hits_python, g)
+        compare(lambda: hits(graph, weighted=weighted), expected and dict(zip(("hub", "authority"), expected)))
+    assert made
+
+
 @pytest.mark.parametrize("name", ["random_directed", "random_undirected", "kronecker"])
 def test_hits_is_networkx_hits(name):
     """networkx.hits (ARPACK's singular vectors) where the largest singular value is simple."""

@@ -4,13 +4,14 @@ from .compute import compute
 from .filter import filter_frontier
 from .intersect import intersect_neighbors
 from .neighbor_groups import NeighborGroups
-from .neighbor_reduce import neighbor_reduce, pull_blocks, smallest_in_neighbour
+from .neighbor_reduce import neighbor_reduce, smallest_in_neighbour
 from .priority_queue import Buckets
+from .pull import Pull, gather, pull_blocks
 from .reduce_vertices import reduce_vertices
 from .relax import Relax
 from .select_edges import select_edges
 from .union_find import UnionFind
 
-__all__ = ["AdvanceFunctor", "Buckets", "NeighborGroups", "Relax", "UnionFind", "advance", "advance_pull", "compute",
-           "filter_frontier", "intersect_neighbors", "neighbor_reduce", "pull_blocks", "reduce_vertices",
-           "select_edges", "smallest_in_neighbour"]
+__all__ = ["AdvanceFunctor", "Buckets", "NeighborGroups", "Pull", "Relax", "UnionFind", "advance", "advance_pull",
+           "compute", "filter_frontier", "gather", "intersect_neighbors", "neighbor_reduce", "pull_blocks",
+           "reduce_vertices", "select_edges", "smallest_in_neighbour"]

@@ -3,7 +3,6 @@ or in-neighbours. Over every vertex: load-balanced (a segmented reduction over
 the rows, their partition found once), or on low-degree graphs a group of
 threads per vertex looping over its edges. Over a frontier's level: a thread,
 warp or block per vertex by degree, combining atomically."""
-import math
 import numbers
 from pathlib import Path
 
@@ -14,7 +13,6 @@ from ..transforms import Functor, segment_transform, segreduce_transform, transf
 from ..transforms.api import reduction
 from ..transforms.errors import MinigrError
 from ..transforms.functor import c_type
-from ..transforms.launch import l2_bytes
 from .groups import group_size
 
 HEADERS = (FRONTIER_HEADER, Path(__file__).parent / "kernels" / "neighbor_reduce.h")
@@ -23,15 +21,6 @@ HEADERS = (FRONTIER_HEADER, Path(__file__).parent / "kernels" / "neighbor_reduce
 # on an H100: grid_22, at most 4 in-edges, 205 us against 209; rgg_n22, at
 # most 37, 809 against 746).
 GROUP_MAX_DEGREE = 32
-
-# A pull over every vertex gathers each in-neighbour's value from an array of one per
-# vertex, at random where ids have no locality. While that array takes at most this
-# part of the GPU's L2, its gathers hit there; beyond, pull_blocks cuts the in-edges by
-# source so that each block's values do. PageRank's pull of float64 shares (33.5 MB) on
-# an H100 (L2 50 MB), 2026-11-27 (.devrun/split23.py): grid_22 216 -> 176 us in 2 blocks,
-# rgg_n22 734 -> 582 (3 or 4 blocks slower); in 2 blocks slower where the array is 16.8
-# MB: grid_22 and rgg_n22 float32 151 -> 173 and 550 -> 576, kron_s21_e16 float64 551 -> 585.
-PULL_L2_SHARE = 0.4
 
 _GROUP = "void operator()(long long i) const { minigr::reduce_group<%d, %s>(*this, i); }"
 _VALUE = """%s operator()(long long edge, long long seg, long long rank) const {
@@ -137,35 +126,6 @@ def neighbor_reduce(graph, op, *, frontier=None, out=None, direction="out", redu
     transform(items, Functor(_GROUP % (group, ctype), filename="<neighbor_reduce thread-mapped>", headers=HEADERS,
                              combine=combine, identity=identity, out=out, n=numpy.int64(n), **captures))
     return out
-
-
-def pull_blocks(graph, itemsize):
-    """How many blocks of in-edges (`Graph.in_blocks`) a pull over every vertex gathers
-    through, so that each block's per-source values stay in the GPU's L2.
-
-    Parameters
-    ----------
-    graph : Graph
-        The graph pulled over.
-    itemsize : int
-        Bytes of each vertex's gathered value.
-
-    Returns
-    -------
-    int
-        The fewest blocks whose source ranges' values take at most PULL_L2_SHARE (0.4) of
-        the L2 each; 1 on the CPU.
-
-    Examples
-    --------
-    >>> import minigr
-    >>> from minigr.operators import pull_blocks
-    >>> pull_blocks(minigr.Graph.from_edges([0, 1], [1, 2]), 8)  # 24 bytes fit any L2
-    1
-    """
-    if graph.device != "gpu":
-        return 1
-    return max(1, math.ceil(graph.num_vertices * itemsize / (PULL_L2_SHARE * l2_bytes(graph.gpu))))
 
 
 def smallest_in_neighbour(graph, op, out=None, own=None):
