@@ -21,10 +21,10 @@ from minigr.transforms.errors import MinigrError
 
 OUT_WEIGHT = "double operator()(int v, int u, long long edge) const { return weights[edge]; }"
 # One vertex's new rank from the sum of its in-neighbours' shares, pulled(v); returns its
-# L1 change and, dangling, its rank, to be summed (see NOT_CONVERGED). carried[0] is the dangling rank of the ranks it starts from
-# (inverse_out is 0 for dangling vertices). spread[0] and [1] mask v for teleport and
-# dangling_weight: 0 when uniform (one value, read at 0, so that the pass does not
-# stream two arrays of n equal values), else all ones. Arithmetic is in double
+# L1 change and, dangling, its rank, to be summed (see NOT_CONVERGED). carried[0] is the
+# dangling rank of the ranks it starts from (inverse_out is 0 for dangling vertices).
+# spread[0] and [1] mask v for teleport and dangling_weight: 0 when uniform (one value,
+# read at 0, so that the pass does not stream two arrays of n equal values), else all ones. Arithmetic is in double
 # whatever the vectors' dtype. Its loads come before its stores, which may alias them
 # for all the compiler knows, and rank[v] is stored only once its load is back: a store
 # meeting that load in flight made the pass 5x slower (grid_22, H100: 295 against 56 us).
@@ -151,7 +151,7 @@ class PageRank(Problem):
         xp, n = graph.xp, graph.num_vertices
         self.graph, self.owned = graph, n if owned is None else owned
         self.rank, self.share, self.teleport, self.dangling_weight = (xp.empty(n, dtype) for _ in range(4))
-        self.pull = Pull(graph, self.share, weighted)  # sums in float64: in float32 a star's 500 shares did not converge
+        self.pull = Pull(graph, self.share, weighted)  # sums float64: a float32 sum of a star's 500 did not converge
         self.spread = xp.zeros(2, numpy.int64)  # masks of teleport and dangling_weight's index: see UPDATE
         self.sums, self.carried = xp.zeros(2), xp.zeros(2)  # [L1 change, dangling rank]; see NOT_CONVERGED
         self.settings = xp.zeros(2)  # [damping, tolerance]: set by reset, read by the functors
@@ -190,7 +190,8 @@ class PageRank(Problem):
         if vectors["nstart"] is None:
             dangling_start = self.dangling_count * float(uniform)
         else:  # waits
-            dangling_start = float(self.rank[:self.owned][self.inverse_out[:self.owned] == 0].sum(dtype=numpy.float64))
+            owned = slice(0, self.owned)
+            dangling_start = float(self.rank[owned][self.inverse_out[owned] == 0].sum(dtype=numpy.float64))
         transform(max(self.graph.num_vertices, 1), self.start.with_values(
             damping=damping, tolerance=tolerance, uniform=uniform, dangling_start=dangling_start,
             nstart_given=vectors["nstart"] is not None, teleport_given=vectors["personalization"] is not None,
