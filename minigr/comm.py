@@ -29,27 +29,51 @@ def _not_in_a_persistent_loop():
         raise MinigrError("a persistent loop's body cannot exchange between GPUs; use loop='device' on parts")
 
 
+FAILED = "another rank of this partitioned run failed"
+LEFT = ("internal error: a rank of this partitioned run ended while another still waited for it "
+        "(the ranks disagree on their steps)")
+
+
 class ThreadGroup:
     """`size` ranks that are threads of this process (CPU arrays): rank r uses
-    communicator(r). A rank that fails breaks the group, so the others stop
-    with an error instead of waiting for it."""
+    communicator(r). A rank that fails (abort) or ends (leave) breaks the group:
+    a rank waiting for it, or later, stops with an error instead of waiting forever."""
 
     def __init__(self, size):
         self.size = size
         self.slots = [None] * size
-        self._barrier = threading.Barrier(size)
+        self._changed = threading.Condition()
+        self._arrived = self._generation = 0  # ranks at the barrier now, barriers passed
+        self._broken = None  # why the group broke, or None
 
     def communicator(self, rank):
         return ThreadCommunicator(self, rank)
 
     def abort(self):
-        self._barrier.abort()
+        self._break(FAILED)
+
+    def leave(self):
+        """A rank's run ended: no barrier can gather every rank again."""
+        self._break(LEFT)
+
+    def _break(self, why):
+        with self._changed:
+            self._broken = self._broken or why
+            self._changed.notify_all()
 
     def wait(self):
-        try:
-            self._barrier.wait()
-        except threading.BrokenBarrierError:
-            raise MinigrError("another rank of this partitioned run failed") from None
+        """Returns once every rank has called it (a barrier), or raises where the group broke first."""
+        with self._changed:
+            generation = self._generation
+            if self._broken is None:
+                self._arrived += 1
+                if self._arrived == self.size:
+                    self._arrived, self._generation = 0, generation + 1
+                    self._changed.notify_all()
+                    return
+                self._changed.wait_for(lambda: self._generation != generation or self._broken is not None)
+            if self._generation == generation:
+                raise MinigrError(self._broken)
 
 
 class ThreadCommunicator:

@@ -17,7 +17,7 @@ import numpy
 
 from . import apps
 from .arrays import to_host
-from .comm import NcclCommunicator, ThreadGroup, TimedCommunicator, new_nccl_id
+from .comm import FAILED, NcclCommunicator, ThreadGroup, TimedCommunicator, new_nccl_id
 from .part_checks import check_on_part
 from .partition import Part, load_part
 from .reorder import choose
@@ -58,16 +58,18 @@ def run_threads(graph, parts, name, *args, reorder="auto", **options):
     def rank(r):
         try:
             part = Part.from_graph(group.communicator(r), graph, order=order)
-            return run(part, *args, **options), part.order_facts()
+            result = run(part, *args, **options), part.order_facts()
         except BaseException:
             group.abort()
             raise
+        group.leave()
+        return result
 
     with ThreadPoolExecutor(parts) as pool:
         futures = [pool.submit(rank, r) for r in range(parts)]
     errors = [f.exception() for f in futures if f.exception() is not None]
     if errors:  # the first rank's own error, not another's "a rank failed"
-        own = [e for e in errors if "another rank" not in str(e)]
+        own = [e for e in errors if str(e) != FAILED]
         raise (own or errors)[0]
     result = join([f.result()[0] for f in futures], order.user_ids)
     result.extra.update(futures[0].result()[1])

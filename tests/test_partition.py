@@ -4,6 +4,7 @@ agree between owners and peers, and BFS, SSSP, PageRank and WCC on P = 1..4
 parts give the single-partition results, in the user's ids, on the nasty
 graphs, whether the vertices are renumbered first (minigr.reorder) or not."""
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy
@@ -84,6 +85,37 @@ def test_a_failing_rank_stops_the_others():
     for t in threads:
         t.join(timeout=10)
     assert seen == ["another rank of this partitioned run failed"]
+
+
+@pytest.mark.parametrize("first", ["leaves", "waits"])
+def test_a_rank_that_ends_while_another_waits_for_it_is_an_error(first):
+    """Ranks that disagree on their steps (one ends, another still exchanges) stop
+    with an error, whichever comes first, not a hang; a barrier all reached holds."""
+    group = ThreadGroup(2)
+    seen = []
+
+    def rank(r):
+        comm = group.communicator(r)
+        comm.barrier()
+        if r == 1:
+            if first == "waits":
+                time.sleep(0.05)
+            group.leave()
+            return
+        if first == "leaves":
+            time.sleep(0.05)
+        try:
+            comm.allreduce(numpy.zeros(1))
+        except MinigrError as exc:
+            seen.append(str(exc))
+
+    threads = [threading.Thread(target=rank, args=(r,)) for r in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=10)
+    assert not any(t.is_alive() for t in threads)
+    assert len(seen) == 1 and seen[0].startswith("internal error: a rank of this partitioned run ended")
 
 
 def test_a_rank_that_ends_without_a_reply_is_an_error():
