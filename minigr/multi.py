@@ -69,7 +69,7 @@ def run_threads(graph, parts, name, *args, reorder="auto", **options):
         futures = [pool.submit(rank, r) for r in range(parts)]
     errors = [f.exception() for f in futures if f.exception() is not None]
     if errors:  # the first rank's own error, not another's "a rank failed"
-        own = [e for e in errors if str(e) != FAILED]
+        own = [e for e in errors if FAILED not in str(e)]
         raise (own or errors)[0]
     result = join([f.result()[0] for f in futures], order.user_ids)
     result.extra.update(futures[0].result()[1])

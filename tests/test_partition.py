@@ -118,6 +118,21 @@ def test_a_rank_that_ends_while_another_waits_for_it_is_an_error(first):
     assert len(seen) == 1 and seen[0].startswith("internal error: a rank of this partitioned run ended")
 
 
+def test_run_threads_raises_the_failing_ranks_own_error(monkeypatch):
+    """One rank fails inside its loop while the others wait in an exchange for it: its
+    error is the one raised, not theirs ("pagerank: another rank ... failed")."""
+    from minigr.apps._pagerank_parts import PartitionedPageRank
+    real = PartitionedPageRank.iteration
+
+    def iteration(self):
+        if self.part.comm.rank == 1:
+            raise MinigrError("rank 1's own error")
+        real(self)
+    monkeypatch.setattr(PartitionedPageRank, "iteration", iteration)
+    with pytest.raises(MinigrError, match="rank 1's own error"):
+        run_threads(nasty_graphs("cpu")["random_undirected"], 3, "pagerank", loop="host")
+
+
 def test_a_rank_that_ends_without_a_reply_is_an_error():
     """A spawned rank whose reply never comes (here it just ends, as one whose
     reply could not be pickled did) stops the run with an error, not a hang."""
