@@ -203,13 +203,31 @@ class Graph:
         return self._reverse
 
     def in_blocks(self, parts):
-        """The in-edges cut by source: `parts` graphs of all V vertices, the b-th holding,
-        as CSR rows by target, the edges from the b-th of `parts` equal ranges of source ids
-        (the transpose of those rows; weights alongside). A pull over them block by block
-        gathers per-source values from one range at a time, which may fit a cache where
-        the whole array does not (minigr.operators.pull_blocks). One part is reverse();
-        built once for each `parts` and cached, and like reverse() first needed outside a
-        loop body being captured."""
+        """The in-edges cut by source id into blocks, each the transpose of one range of rows.
+
+        A pull over them block by block gathers per-source values from one range at a
+        time, which may fit a cache where the whole array does not (minigr.operators.Pull).
+        Built once for each `parts` and cached; like reverse(), first needed outside a
+        loop body being captured.
+
+        Parameters
+        ----------
+        parts : int
+            How many equal ranges of source ids to cut by.
+
+        Returns
+        -------
+        list of Graph
+            `parts` graphs of all V vertices, the b-th holding, as CSR rows by target, the
+            edges from the b-th range's sources (weights alongside); one part is [reverse()].
+
+        Examples
+        --------
+        >>> import minigr
+        >>> graph = minigr.Graph.from_edges([0, 1, 3], [2, 2, 2])
+        >>> [block.col_indices.tolist() for block in graph.in_blocks(2)]  # 2's sources 0, 1 | 3
+        [[0, 1], [3]]
+        """
         if parts == 1:
             return [self.reverse()]
         if parts not in self._in_blocks:

@@ -39,7 +39,8 @@ def _framework():
 
 # The public API that the reference documents with numpydoc's sections.
 PUBLIC = ["minigr.load", "minigr.Graph", "minigr.Graph.from_edges", "minigr.Graph.from_csr",
-          "minigr.Graph.from_scipy", "minigr.Graph.from_networkx", *(f"minigr.{name}" for name in apps.names()),
+          "minigr.Graph.from_scipy", "minigr.Graph.from_networkx", "minigr.Graph.in_blocks",
+          *(f"minigr.{name}" for name in apps.names()),
           *_framework()]
 # numpydoc's codes for: no docstring; parameters missing, unknown or out of order; no Returns; no Examples.
 REQUIRED = {"GL08", "PR01", "PR02", "PR03", "RT01", "EX01"}
