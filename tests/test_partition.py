@@ -65,25 +65,28 @@ def test_thread_communicator():
             assert q == rank or list(got) == [100 * q + rank] * (rank + 1)
 
 
-def test_a_failing_rank_stops_the_others():
-    group = ThreadGroup(2)
-    seen = []
-
-    def rank(r):
-        comm = group.communicator(r)
-        if r == 1:
-            group.abort()
-            return
-        try:
-            comm.allreduce(numpy.zeros(1))
-        except MinigrError as exc:
-            seen.append(str(exc))
-
-    threads = [threading.Thread(target=rank, args=(r,)) for r in range(2)]
+def two_ranks(group, zero, one):
+    """zero(communicator 0) and one(communicator 1) as threads of `group`, which must both end."""
+    threads = [threading.Thread(target=work, args=(group.communicator(r),), daemon=True)  # a hang fails, not waits
+               for r, work in enumerate((zero, one))]
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=10)
+    assert not any(t.is_alive() for t in threads)
+
+
+def allreduce_error(comm, seen):
+    """comm's allreduce, its MinigrError's text appended to seen."""
+    try:
+        comm.allreduce(numpy.zeros(1))
+    except MinigrError as exc:
+        seen.append(str(exc))
+
+
+def test_a_failing_rank_stops_the_others():
+    group, seen = ThreadGroup(2), []
+    two_ranks(group, lambda comm: allreduce_error(comm, seen), lambda comm: group.abort())
     assert seen == ["another rank of this partitioned run failed"]
 
 
@@ -91,30 +94,18 @@ def test_a_failing_rank_stops_the_others():
 def test_a_rank_that_ends_while_another_waits_for_it_is_an_error(first):
     """Ranks that disagree on their steps (one ends, another still exchanges) stop
     with an error, whichever comes first, not a hang; a barrier all reached holds."""
-    group = ThreadGroup(2)
-    seen = []
+    group, seen = ThreadGroup(2), []
 
-    def rank(r):
-        comm = group.communicator(r)
+    def zero(comm):
         comm.barrier()
-        if r == 1:
-            if first == "waits":
-                time.sleep(0.05)
-            group.leave()
-            return
-        if first == "leaves":
-            time.sleep(0.05)
-        try:
-            comm.allreduce(numpy.zeros(1))
-        except MinigrError as exc:
-            seen.append(str(exc))
+        time.sleep(0.05 if first == "leaves" else 0)
+        allreduce_error(comm, seen)
 
-    threads = [threading.Thread(target=rank, args=(r,)) for r in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=10)
-    assert not any(t.is_alive() for t in threads)
+    def one(comm):
+        comm.barrier()
+        time.sleep(0.05 if first == "waits" else 0)
+        group.leave()
+    two_ranks(group, zero, one)
     assert len(seen) == 1 and seen[0].startswith("internal error: a rank of this partitioned run ended")
 
 
