@@ -19,7 +19,8 @@ HEADERS = (FRONTIER_HEADER, Path(__file__).parent / "kernels" / "neighbor_reduce
 # Over every vertex, a group of threads per vertex when no vertex has more
 # edges than this: beyond it, load balancing over edges pays (PageRank's pull
 # on an H100: grid_22, at most 4 in-edges, 205 us against 209; rgg_n22, at
-# most 37, 809 against 746).
+# most 37, 809 against 746; with a lane's loads batched, 2026-11-27, rgg_n22
+# float32 533 against 518 when raised to 64).
 GROUP_MAX_DEGREE = 32
 
 _GROUP = "void operator()(long long i) const { minigr::reduce_group<%d, %s>(*this, i); }"
