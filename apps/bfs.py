@@ -13,6 +13,7 @@ from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, smallest_in_neighbour
+from minigr.operators.relax import LONE_BELOW, LONE_BELOW_IN_BUCKETS
 from minigr.transforms import DeviceCount, Functor, copied, scan_transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
@@ -56,6 +57,14 @@ REACHED_EDGES = """long long operator()(long long v) const {
 }"""
 # Without levels (loop="async"): an in-neighbour's depth plus one; a parent is an in-neighbour one level up.
 HOP = "return label + 1;"
+HOPS_ABOVE = "return label + (unsigned)width;"
+# loop="async" relaxes in buckets of hops that adapt (Relax's above= and adapt=), the first BUCKET_HOPS
+# wide, on the GPU where buckets are what make Relax's workers lone (2^17 to 2^21 vertices): a lane's
+# chase then holds up no warp-mate, and a bucket bounds how far a chase runs ahead of the true depths.
+# H100, 2026-11-27, async BFS ms without / in buckets: USA-road-d.NY 1.22-1.40 / 0.97-1.20, grid_18 2.15 /
+# 1.30, grid_20 4.3-4.5 / 3.06; where the workers are the same either way, buckets only cost:
+# luxembourg_osm 0.72 / 0.85, grid_16 0.54-0.65 / 0.69-0.87 (lone both), grid_22 10.7 / 10.8 (warps both).
+BUCKET_HOPS = 16
 LEVEL_UP = """int operator()(int v, int u, long long edge) const {
     return depth[v] > 0 && depth[u] == depth[v] - 1 ? u : -1;
 }"""
@@ -122,7 +131,9 @@ class BFS(Problem):
                              frontier=self.frontier.view, direction=self.direction, row_offsets=graph.row_offsets,
                              root=numpy.int32(0), edges=numpy.int64(graph.num_edges))
         self.start_loop(graph, self.level, self.next_level(), UNROLL, [self.frontier.overflow_check()])
-        self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>", name="bfs")  # async
+        self.hop_width = BUCKET_HOPS if in_buckets(graph) else None  # async
+        self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>", name="bfs",
+                          above=HOPS_ABOVE if self.hop_width else None)
         self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
 
     def level(self):
@@ -141,10 +152,15 @@ class BFS(Problem):
     def wait_relaxed_levels(self, source):
         """loop="async": the levels, or None where the queue overflowed (then reset
         and loop): waits."""
-        self.hops.run([source], [0])
+        self.hops.run([source], [0], self.hop_width, adapt=True)
         smallest_in_neighbour(self.graph, self.level_up, out=self.parent, own=source)
         deepest = self.depth.max()  # queued with the parents before the one wait: void too where it overflowed
         return None if self.hops.wait_pushes() is None else int(deepest) + 1
+
+
+def in_buckets(graph):
+    """Whether BFS's loop="async" relaxes in buckets of hops (see BUCKET_HOPS)."""
+    return graph.device == "gpu" and LONE_BELOW <= graph.num_vertices < LONE_BELOW_IN_BUCKETS
 
 
 ALTERNATIVES = (

@@ -64,6 +64,23 @@ def test_bfs(device, name, idempotent, loop):
         assert result.iterations == depth.max() + 1
 
 
+@pytest.mark.parametrize("idempotent", [False, True])
+def test_bfs_async_in_buckets(device, monkeypatch, idempotent):
+    """loop="async" in buckets of hops (as on the GPU's graphs of 2^17 to 2^21
+    vertices) gives the hop depths and a tree of them on every nasty graph."""
+    import minigr.apps.bfs as module
+    monkeypatch.setattr(module, "in_buckets", lambda graph: True)
+    for name, graph in nasty_graphs(device).items():
+        for source in sources(graph):
+            result = bfs(graph, source, idempotent=idempotent, loop="async")
+            depth, parent = to_host(result.depth), to_host(result.parent)
+            numpy.testing.assert_array_equal(depth, hop_depths(graph, source), err_msg=name)
+            check_tree(graph, source, parent, lambda v, w: depth[v] + (1 if w is not None else 0))
+            assert result.iterations == depth.max() + 1
+        if graph.num_vertices:
+            assert graph.problems[("bfs", idempotent)].hop_width == module.BUCKET_HOPS
+
+
 def lightest_edges(graph):
     """The graph as a SciPy matrix keeping the lightest of duplicate edges
     (SciPy itself would add them up)."""
