@@ -86,7 +86,7 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     """
     source = check_source(graph, source)
     run = problem(graph, ("sssp",), lambda: SSSP(graph))
-    mode = loop_mode(graph, loop, relaxes=True)
+    mode = loop_mode(graph, loop, relaxes=True, last=run.last_iterations)
     width, adapt = bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), False
     if mode == "async" and delta == "auto":  # buckets that adapt, from ASYNC_DELTA mean weights
         width, adapt = max(run.mean, 1e-30) * ASYNC_DELTA, True
@@ -113,6 +113,8 @@ def settle(run, graph, source, delta, loop, adapt=False):
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
+    if mode != "async":  # async's iterations are buckets
+        run.last_iterations = iterations
     owned = run.owned
     distance, graph = copied(run.dist[:owned]), run.graph
     return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
@@ -125,6 +127,7 @@ class SSSP(Problem):
     def __init__(self, graph):
         xp, n = graph.xp, graph.num_vertices
         self.graph, self.owned = graph, n
+        self.last_iterations = None  # of the last level-synchronous run, for loop="auto" (see loop_mode)
         self.dist = xp.empty(n, dtype=numpy.float32)
         check_weights(graph, "SSSP")  # the weights' range, read once per graph
         weights = graph.weights

@@ -151,11 +151,12 @@ class Problem:
 
 # loop="auto" takes the async form (minigr.operators.Relax) of a primitive that has one where no
 # vertex has over ASYNC_MAX_DEGREE out-edges, up to ASYNC_MAX_VERTICES vertices; the persistent
-# kernel on any graph of under SMALL_EDGES edges.
-ASYNC_MAX_DEGREE, ASYNC_MAX_VERTICES, SMALL_EDGES = 8, 1 << 22, 1 << 22
+# kernel on any graph of under SMALL_EDGES edges, or where the last run settled fewer than
+# SMALL_ITERATION vertices an iteration.
+ASYNC_MAX_DEGREE, ASYNC_MAX_VERTICES, SMALL_EDGES, SMALL_ITERATION = 8, 1 << 22, 1 << 22, 4096
 
 
-def loop_mode(graph, loop, dense="device", relaxes=False):
+def loop_mode(graph, loop, dense="device", relaxes=False, last=None):
     """The mode of a traversal's loop (see Loop.run): "auto" is the persistent
     kernel on sparse graphs (mean out-degree under 8: road maps, grids), whose
     small levels it runs 10-20% faster, and on small ones (under SMALL_EDGES
@@ -174,11 +175,22 @@ def loop_mode(graph, loop, dense="device", relaxes=False):
     walks a vertex's edges, so hubs are slow (kron_s21_e16 BFS 84 ms against
     0.27), and where a vertex has many paths of a few hops it is corrected
     again and again (rgg_n22, at most 37 edges: BFS 74 ms against 10.4).
+    last: the iterations of the primitive's last level-synchronous run on this
+    graph, where there was one: the size of its levels, which the degrees only
+    guess at, then decides: the persistent kernel where they settled under
+    SMALL_ITERATION (4096) vertices an iteration on average, else `dense`.
+    SSSP, persistent against CUDA graph, ms (vertices an iteration): rgg_n22
+    28.7 / 33.6 (1497), rgg_20 10.9 / 13.8 (726), kron scale 14 0.32 / 0.36
+    (1489); kron scale 16 0.55 / 0.43 (6554), kron_s21_e16 6.3 / 4.8 (161k),
+    uniform random graphs of mean degree 8 on 2^22 / 2^20 vertices 26.4 /
+    20.4 (131k), 4.0 / 2.6 (39k), of 16 on 2^18 1.26 / 1.28 (10k).
     H100, 2026-11-27: `minigr bench primitives` shows every mode."""
     if loop != "auto":
         return loop
     if relaxes and graph.max_out_degree <= ASYNC_MAX_DEGREE and graph.num_vertices <= ASYNC_MAX_VERTICES:
         return "async"
+    if last is not None:
+        return "persistent" if graph.num_vertices < SMALL_ITERATION * last else dense
     sparse = graph.num_edges < 8 * graph.num_vertices or graph.num_edges < SMALL_EDGES
     return "persistent" if sparse else dense
 

@@ -339,3 +339,20 @@ def test_auto_loop_mode_by_the_graph(monkeypatch):
     # async where the primitive has it and no vertex has over 8 out-edges
     assert loop_mode(path, "auto", relaxes=True) == "async"
     assert loop_mode(complete, "auto", relaxes=True) == "device"
+    # after a run, the persistent kernel where it settled under SMALL_ITERATION vertices an iteration
+    monkeypatch.setattr(enactor, "SMALL_ITERATION", 4)
+    assert loop_mode(complete, "auto", last=6) == "persistent"  # 20 vertices in 6 iterations
+    assert loop_mode(complete, "auto", last=5) == "device"  # 4 an iteration
+    assert loop_mode(complete, "auto", dense="persistent", last=1) == "persistent"
+    assert loop_mode(path, "auto", last=2) == "device"  # sparse, but 5 an iteration
+    assert loop_mode(path, "auto", relaxes=True, last=100) == "async"
+
+
+def test_sssp_remembers_its_last_iterations(device):
+    """loop="auto" decides by the last level-synchronous run's iterations (async's are buckets)."""
+    graph = nasty_graphs(device, weighted=True)["random_directed"]
+    first = sssp(graph, 0, loop="persistent")
+    run = graph.problems[("sssp",)]
+    assert run.last_iterations == first.iterations > 1
+    sssp(graph, 0, loop="async")
+    assert run.last_iterations == first.iterations
