@@ -13,7 +13,7 @@ from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, smallest_in_neighbour
-from minigr.operators.relax import LONE_BELOW, LONE_BELOW_IN_BUCKETS
+from minigr.operators.relax import lone_in_buckets_only
 from minigr.transforms import DeviceCount, Functor, copied, scan_transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
@@ -131,7 +131,7 @@ class BFS(Problem):
                              frontier=self.frontier.view, direction=self.direction, row_offsets=graph.row_offsets,
                              root=numpy.int32(0), edges=numpy.int64(graph.num_edges))
         self.start_loop(graph, self.level, self.next_level(), UNROLL, [self.frontier.overflow_check()])
-        self.hop_width = BUCKET_HOPS if in_buckets(graph) else None  # async
+        self.hop_width = BUCKET_HOPS if lone_in_buckets_only(graph) else None  # async
         self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>", name="bfs",
                           above=HOPS_ABOVE if self.hop_width else None)
         self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
@@ -156,11 +156,6 @@ class BFS(Problem):
         smallest_in_neighbour(self.graph, self.level_up, out=self.parent, own=source)
         deepest = self.depth.max()  # queued with the parents before the one wait: void too where it overflowed
         return None if self.hops.wait_pushes() is None else int(deepest) + 1
-
-
-def in_buckets(graph):
-    """Whether BFS's loop="async" relaxes in buckets of hops (see BUCKET_HOPS)."""
-    return graph.device == "gpu" and LONE_BELOW <= graph.num_vertices < LONE_BELOW_IN_BUCKETS
 
 
 ALTERNATIVES = (

@@ -69,7 +69,7 @@ def test_bfs_async_in_buckets(device, monkeypatch, idempotent):
     """loop="async" in buckets of hops (as on the GPU's graphs of 2^17 to 2^21
     vertices) gives the hop depths and a tree of them on every nasty graph."""
     import minigr.apps.bfs as module
-    monkeypatch.setattr(module, "in_buckets", lambda graph: True)
+    monkeypatch.setattr(module, "lone_in_buckets_only", lambda graph: True)
     for name, graph in nasty_graphs(device).items():
         for source in sources(graph):
             result = bfs(graph, source, idempotent=idempotent, loop="async")

@@ -40,6 +40,7 @@ def _framework():
 # The public API that the reference documents with numpydoc's sections.
 PUBLIC = ["minigr.load", "minigr.Graph", "minigr.Graph.from_edges", "minigr.Graph.from_csr",
           "minigr.Graph.from_scipy", "minigr.Graph.from_networkx", "minigr.Graph.in_blocks",
+          "minigr.operators.relax.lone_in_buckets_only",
           *(f"minigr.{name}" for name in apps.names()),
           *_framework()]
 # numpydoc's codes for: no docstring; parameters missing, unknown or out of order; no Returns; no Examples.

@@ -108,6 +108,29 @@ WIDTHS = "void operator()(long long) const { widths[0] = width; widths[1] = targ
 LONE_BELOW, LONE_BELOW_IN_BUCKETS = 2**17, 2**21
 
 
+def lone_in_buckets_only(graph):
+    """Whether Relax's workers on `graph` are lone where it relaxes in buckets (`above`),
+    but whole warps where it does not: GPU graphs of 2^17 to 2^21 vertices.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph relaxed over.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import minigr
+    >>> from minigr.operators.relax import lone_in_buckets_only
+    >>> lone_in_buckets_only(minigr.Graph.from_edges([0], [1]))  # lone either way
+    False
+    """
+    return graph.device == "gpu" and LONE_BELOW <= graph.num_vertices < LONE_BELOW_IN_BUCKETS
+
+
 class Relax:
     """Asynchronous label correcting over a graph's out-edges, through a queue of improved vertices.
 
