@@ -16,8 +16,11 @@ NO_BOUND = 2**32 - 1  # a bound that defers nothing (worklist.h)
 WORDS, BOUND, SMALLEST, TO_SPLIT, PUSHES = 48, 3, 32, 8, 9  # worklist.h's worklist_word
 # Threads per SM that work the queue. Fewer poll the queue less and take pairs
 # more nearly in order: BFS on USA-road-d.NY 2.66 ms with 64, 2.93 with 128,
-# 3.98 with 256 (H100, 2026-11-26, .devrun/asyncprobe.py).
-WORKERS_PER_SM = 64
+# 3.98 with 256 (H100, 2026-11-26, .devrun/asyncprobe.py). Relax's runs in whole
+# warps are on graphs of 2^21 vertices or more since its BFS on smaller ones went
+# lone; there, async BFS / SSSP on grid_22 with 64 / 96 / 128: 10.8-11.1 / 19.2-19.5,
+# 10.3-10.7 / 18.2, 10.7-10.8 / 17.7-18.3 ms; with 32 BFS took 70 (2026-11-27, wps.sh).
+WORKERS_PER_SM = 96
 # Lone workers (worklist_transform's lone): warps per SM, one lane of each working.
 LONE_WORKERS_PER_SM = 8
 # The queue as worklist.h's struct, from a functor's captures (uint64_t is not unsigned long long on every C++).
@@ -256,7 +259,7 @@ def worklist_transform(queue, f, lone=False, ordered=True):
         ``void operator()(int item, unsigned key, const minigr::Worklist& queue) const``.
     lone : bool, default False
         On the GPU, LONE_WORKERS_PER_SM (8) workers a multiprocessor, each a warp of its
-        own, rather than WORKERS_PER_SM (64) threads in whole warps: for queues that hold
+        own, rather than WORKERS_PER_SM (96) threads in whole warps: for queues that hold
         little at once, where a warp's lanes would wait on each other's work.
     ordered : bool, default True
         A pair is published with a release store and taken with an acquire load, so f sees
