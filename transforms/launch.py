@@ -33,6 +33,7 @@ def multiprocessors(device_id):
     return cupy.cuda.Device(device_id).attributes["MultiProcessorCount"]
 
 
+@functools.lru_cache(maxsize=None)
 def l2_bytes(device_id):
     import cupy
     return cupy.cuda.Device(device_id).attributes["L2CacheSize"]
