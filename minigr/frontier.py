@@ -19,6 +19,11 @@ FIELDS, HEAD, END, TAIL, SIZE, EDGES, NEXT_EDGES, NUMBER, OVERFLOW, LEVEL = 33, 
 _VIEW = """__device__ int vertex(long long i) const { return minigr::level_vertex(*this, i); }
 __device__ void append(int v, long long edges) const { minigr::append_vertex<%(edges)s>(*this, v, edges); }
 __device__ void append_unique(int v, long long edges) const { minigr::append_unique<%(edges)s>(*this, v, edges); }
+__device__ bool first_this_level(int v) const { return minigr::first_this_level(*this, v); }
+// Appends staged by a block's pass (see frontier.h): every thread opens and closes the pass together.
+__device__ void stage(int v, long long edges) const { minigr::stage_vertex<%(edges)s>(*this, v, edges); }
+__device__ void open_staged() const { minigr::open_staged(*this); }
+__device__ void close_staged() const { minigr::close_staged<%(edges)s>(*this); }
 __device__ long long next_level() const { return minigr::next_level(*this); }
 __device__ long long previous_level() const { return minigr::previous_level(*this); }
 __device__ long long level() const { return bounds[minigr::level::LEVEL] - 1; }

@@ -3,6 +3,7 @@ nasty graphs."""
 import numpy
 import pytest
 
+import minigr
 from minigr.frontier import Frontier
 from minigr.operators import (NeighborGroups, UnionFind, advance, advance_pull, compute, filter_frontier,
                               intersect_neighbors, neighbor_reduce, reduce_vertices, select_edges, Buckets)
@@ -81,6 +82,28 @@ def test_advance_push(graph, use_frontier, output, device_iteration):
     if output:
         numpy.testing.assert_array_equal(next_level_ids(out), numpy.sort(cols[kept]))
         assert int(out.bounds[4]) == (offsets[cols[kept] + 1] - offsets[cols[kept]]).sum()  # the level's edges
+
+
+@pytest.mark.parametrize("leaves", [3000, 5000])
+@pytest.mark.parametrize("unique", [True, False])
+def test_advance_appends_past_a_blocks_stage(device, leaves, unique):
+    """A block's pass stages up to 1024 appends and appends the rest straight (frontier.h): a hub of
+    3000 leaves (a block walks it) or 5000 (the whole grid) puts each leaf in the next level (once where
+    unique), with its out-edges counted; so does the edge from each odd leaf on to the next, walked beside it."""
+    hub = numpy.zeros(leaves, int)
+    ring = numpy.arange(1, leaves + 1)
+    graph = minigr.Graph.from_edges(numpy.concatenate([hub, ring]), numpy.concatenate([ring, ring % leaves + 1]),
+                                    num_vertices=leaves + 2, device=device)
+    n = graph.num_vertices
+    frontier = Frontier.from_ids([0] + list(range(1, leaves + 1, 2)), n, device)
+    out = Frontier(n, device, capacity=graph.num_edges, edges=True)
+    op = Functor("""
+    bool cond(int s, int d, long long e, long long r, long long o, int it) const { return true; }
+    void apply(int s, int d, long long e, long long r, long long o, int it) const {}""")
+    advance(graph, frontier, op, out=out, unique=unique)
+    expected = numpy.sort(numpy.concatenate([ring] + ([] if unique else [ring[0::2] % leaves + 1])))
+    numpy.testing.assert_array_equal(next_level_ids(out), expected)
+    assert int(out.bounds[4]) == len(expected)  # each leaf has one out-edge
 
 
 @pytest.mark.parametrize("use_frontier", [True, False])

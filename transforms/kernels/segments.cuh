@@ -13,6 +13,27 @@
 namespace minigr {
 
 constexpr long long HUGE = 4096;
+
+// f may keep state per block across its calls (appends gathered in shared
+// memory, so that a block adds to a counter once, not a warp at a time): it
+// then defines block_open() and block_close(), which every thread of a block
+// calls together before and after each pass over segments.
+template <class F, class = void>
+struct HasBlockPass { static constexpr bool value = false; };
+template <class F>
+struct HasBlockPass<F, decltype((void)&F::block_close)> { static constexpr bool value = true; };
+
+template <class F>
+__device__ __forceinline__ void block_open(F& f)
+{
+    if constexpr (HasBlockPass<F>::value) f.block_open();
+}
+
+template <class F>
+__device__ __forceinline__ void block_close(F& f)
+{
+    if constexpr (HasBlockPass<F>::value) f.block_close();
+}
 constexpr int HUGE_LIST = 1024;  // huge segments a call can hand to the grid; more stay with their block
 
 // The list of huge segments of one call, kept per device (transforms/api.py):
@@ -44,6 +65,7 @@ __device__ void segments_in_groups(Size size, const HugeList& huge, Bounds& boun
     const long long n = value_of(size);
     const int lane = threadIdx.x & 31, member = threadIdx.x % GROUP;
     for (long long base = (long long)blockIdx.x * PER_BLOCK; base < n; base += (long long)gridDim.x * PER_BLOCK) {
+        block_open(f);
         const long long seg = base + threadIdx.x / GROUP;
         long long begin = 0, end = 0;
         if (seg < n) bounds(seg, begin, end);
@@ -77,6 +99,7 @@ __device__ void segments_in_groups(Size size, const HugeList& huge, Bounds& boun
             for (long long i = b + lane; i < e; i += 32) f(i, s, i - b);
         }
         for (long long i = begin + member; i < end; i += GROUP) f(i, seg, i - begin);
+        block_close(f);
     }
 }
 
@@ -124,6 +147,7 @@ __device__ void huge_segments(const HugeList& huge, F& f)
     }
     if (threadIdx.x == 0) starts[HUGE_LIST] = total;
     __syncthreads();
+    block_open(f);
     for (long long t = (long long)blockIdx.x * BLOCK + threadIdx.x; t < total; t += (long long)gridDim.x * BLOCK) {
         int lo = 0, hi = listed - 1;  // the last segment starting at or before t
         while (lo < hi) {
@@ -133,6 +157,7 @@ __device__ void huge_segments(const HugeList& huge, F& f)
         const long long rank = t - starts[lo];
         f(huge.segments[3 * lo + 1] + rank, huge.segments[3 * lo], rank);
     }
+    block_close(f);
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();

@@ -106,11 +106,12 @@ def check_functor(op):
                           f"apply(...) with the same parameters")
 
 
-def output_kind(out, unique):
-    """The template argument of advance.h that places accepted destinations."""
+def output_kind(out, unique, staged=False):
+    """The template argument of advance.h that places accepted destinations (staged: by
+    a walk that opens and closes each block's pass, see frontier.h)."""
     if out is None:
         return "minigr::NoOutput"
-    return "minigr::AppendUnique" if unique else "minigr::Append"
+    return f"minigr::Append<{str(unique).lower()}, {str(staged).lower()}>"
 
 
 def captures(graph, op, out, iteration):

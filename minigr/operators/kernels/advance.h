@@ -4,21 +4,28 @@
 // for output `out`, a frontier view (frontier.h).
 namespace minigr {
 
-// Where an accepted destination goes: nowhere, the next level, or the next
-// level unless already there.
+// Where an accepted destination goes: nowhere, or the next level (UNIQUE:
+// unless already there; STAGED: gathered per block, for walks that open and
+// close each block's pass, see frontier.h). edges(v): what an append tells
+// the frontier of v's out-edges, loaded before cond (see visit_edge); a
+// frontier that keeps no edge count leaves it unused, and the compiler drops
+// its loads.
 struct NoOutput {
     template <class Self>
-    __device__ static void add(const Self&, int) {}
+    __device__ static long long edges(const Self&, int) { return 0; }
+    template <class Self>
+    __device__ static void add(const Self&, int, long long) {}
 };
+template <bool UNIQUE, bool STAGED>
 struct Append {
     template <class Self>
-    __device__ static void add(const Self& self, int v) { self.out.append(v, self.row_offsets[v + 1] - self.row_offsets[v]); }
-};
-struct AppendUnique {
+    __device__ static long long edges(const Self& self, int v) { return self.row_offsets[v + 1] - self.row_offsets[v]; }
     template <class Self>
-    __device__ static void add(const Self& self, int v)
+    __device__ static void add(const Self& self, int v, long long edges)
     {
-        self.out.append_unique(v, self.row_offsets[v + 1] - self.row_offsets[v]);
+        if (UNIQUE && !self.out.first_this_level(v)) return;
+        if (STAGED) self.out.stage(v, edges);
+        else self.out.append(v, edges);
     }
 };
 
@@ -30,14 +37,17 @@ __device__ __forceinline__ void out_edges(const Self& self, int v, long long& be
     end = self.row_offsets[v + 1];
 }
 
-// Push: cond on the edge src -> col_indices[edge], apply where it holds.
+// Push: cond on the edge src -> col_indices[edge], apply where it holds. dst's
+// edge count is loaded beside cond's atomics, not after them: a small level's
+// edge is a chain of round trips to memory, and this takes one out.
 template <class Output, class Self>
 __device__ __forceinline__ void visit_edge(const Self& self, int src, long long edge, long long rank, long long out_idx)
 {
     const int dst = self.col_indices[edge], iteration = value_of(self.iteration);
+    const long long edges = Output::edges(self, dst);
     if (!self.op.cond(src, dst, edge, rank, out_idx, iteration)) return;
     self.op.apply(src, dst, edge, rank, out_idx, iteration);
-    Output::add(self, dst);
+    Output::add(self, dst, edges);
 }
 
 // Pull: a wanted dst looks through its in-edges (in_offsets, in_sources) and
@@ -56,7 +66,7 @@ __device__ __forceinline__ void pull_vertex(const Self& self, int dst)
         found = self.op.cond(src, dst, edge, edge - first, dst, iteration);
         if (found) self.op.apply(src, dst, edge, edge - first, dst, iteration);
     }
-    if (found) Output::add(self, dst);
+    if (found) Output::add(self, dst, Output::edges(self, dst));
 }
 
 }  // namespace minigr
