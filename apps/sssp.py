@@ -16,7 +16,8 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, check_weights, count_later, loop_mode, problem
+from minigr.enactor import (Problem, Result, Timer, check_source, check_weights, count_later, loop_mode, problem,
+                            weight_summary)
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
 from minigr.transforms import Functor, copied
@@ -129,10 +130,8 @@ class SSSP(Problem):
         self.graph, self.owned = graph, n
         self.last_iterations = None  # of the last level-synchronous run, for loop="auto" (see loop_mode)
         self.dist = xp.empty(n, dtype=numpy.float32)
-        check_weights(graph, "SSSP")  # the weights' range, read once per graph
-        weights = graph.weights
-        lowest, self.largest, self.mean = ((float(weights.min()), float(weights.max()),
-                                            float(weights.mean(dtype=numpy.float64))) if graph.num_edges else (1, 0, 0))
+        check_weights(graph, "SSSP")  # none negative: read once per graph
+        lowest, self.largest, self.mean = weight_summary(graph)
         self.zero_weights = lowest == 0
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.origin, self.found = xp.empty(1, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)  # source, parents

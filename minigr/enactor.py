@@ -10,7 +10,7 @@ import time
 
 import numpy
 
-from .transforms import transform
+from .transforms import Functor, transform
 from .transforms.errors import MinigrError
 from .transforms.loop import Loop, build_ms_total
 
@@ -245,6 +245,21 @@ def check_weights(graph, what):
                           "or pass weights='random' (--weights random)")
     if graph.num_edges and float(graph.weights.min()) < 0:
         raise MinigrError(f"{what} needs non-negative weights; this graph has negative ones")
+
+
+_WEIGHT = "minigr::Sums<1> operator()(long long edge) const { return {weights[edge]}; }"
+
+
+def weight_summary(graph):
+    """(lowest, largest, mean) of the graph's edge weights as floats, (1, 0, 0) without
+    edges. The mean by a pass of minigr's (CuPy's mean took 35-55 ms on the first call
+    of each process, on an H100: a one-time SSSP took 147 ms, 28 later)."""
+    weights = graph.weights
+    if not graph.num_edges:
+        return 1.0, 0.0, 0.0
+    total = graph.xp.zeros(1)
+    transform(graph.num_edges, Functor(_WEIGHT, filename="<weight sum>", weights=weights), sums=total)
+    return float(weights.min()), float(weights.max()), float(total[0]) / graph.num_edges
 
 
 def per_vertex(graph, name, value):
