@@ -197,7 +197,7 @@ def loop_mode(graph, loop, dense="device", relaxes=False, last=None):
 
 def persistent_block(graph):
     """Threads a block of a persistent loop's kernel on graph (one block an
-    SM): 1024 where levels are big (mean out-degree 8 or more, 2^20 edges or
+    SM, two of 1024): 1024 where levels are big (mean out-degree 8 or more, 2^20 edges or
     more), whose edges more threads take at once (segment_transform's groups
     widen into them); else 256, where a level is a chain of round trips that
     wider blocks only slow. H100, 2026-11-27, persistent BFS / SSSP ms with 256,

@@ -56,7 +56,7 @@ class Loop:
     work sets non-zero where it failed (a buffer overflowed) and what to say
     then; read with the loop's state, in its one wait (wait_iterations).
     persistent_block: threads a block of its persistent kernel (one block an
-    SM; see transforms/persistent.py), a power of two from 32 to 1024."""
+    SM, two of 1024; see transforms/persistent.py), a power of two from 32 to 1024."""
 
     def __init__(self, name, device, body, condition, unroll=1, checks=(), persistent_block=BLOCK):
         if persistent_block not in (32, 64, 128, 256, 512, 1024):

@@ -15,7 +15,20 @@ from . import launch as launching
 from .errors import DeviceError
 from .launch import current_gpu, gpu_arch, multiprocessors, recording
 
-BLOCKS_PER_SM = 1  # resident blocks per SM: 1 beat 2, 4 and 8 on road maps, grids and kron_s12 (H100, 2026-11-26)
+BLOCKS_PER_SM = 2  # the most resident blocks per SM a persistent kernel asks for (see blocks_per_sm)
+
+
+def blocks_per_sm(block):
+    """Resident blocks per SM of a persistent kernel of `block` threads: two of 1024 (the
+    SM's 2048 threads), for the big levels that such blocks are chosen for (more edges
+    in flight); else one, which beat 2, 4 and 8 blocks of 256 on road maps, grids and kron
+    scale 12 (H100, 2026-11-26). H100, 2026-11-27, persistent SSSP ms with one / two of
+    1024: uniform random graph of 2^22 vertices, mean degree 8 18.0-18.3 / 11.4-11.6,
+    kron_s21_e16 6.2-6.3 / 4.55, kron scale 18 1.12-1.17 / 0.98-0.99, 2^20 of mean
+    degree 32 5.75-5.79 / 5.25-5.26, kron scale 16 0.49-0.51 / 0.51-0.52, rgg_20
+    10.8 / 11.0-11.1, rgg_n22 26.9 / 27.4; BFS rgg_n22 8.29-8.40 / 8.23-8.25, kron_s21_e16
+    0.26 / 0.26 (.devrun/pblock.py, ssspmode.py)."""
+    return BLOCKS_PER_SM if block >= 1024 else 1
 
 
 def loop_source(loop, starts):
@@ -67,7 +80,7 @@ class PersistentLoop:
         self._keep = args  # what the buffers hold (the starts': what the last launch wrote)
         resident = self._check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(self.function, self.block, 0),
                                "cuOccupancyMaxActiveBlocksPerMultiprocessor")
-        self.blocks = multiprocessors(gpu) * max(1, min(BLOCKS_PER_SM, int(resident)))
+        self.blocks = multiprocessors(gpu) * max(1, min(blocks_per_sm(self.block), int(resident)))
 
     def _check(self, result, what):
         err, *values = result if isinstance(result, tuple) else (result,)
