@@ -13,6 +13,7 @@
 namespace minigr {
 
 constexpr long long HUGE = 4096;
+constexpr int HUGE_LIST = 1024;  // huge segments a call can hand to the grid; more stay with their block
 
 // f may keep state per block across its calls (appends gathered in shared
 // memory, so that a block adds to a counter once, not a warp at a time): it
@@ -34,7 +35,6 @@ __device__ __forceinline__ void block_close(F& f)
 {
     if constexpr (HasBlockPass<F>::value) f.block_close();
 }
-constexpr int HUGE_LIST = 1024;  // huge segments a call can hand to the grid; more stay with their block
 
 // The list of huge segments of one call, kept per device (transforms/api.py):
 // counters = [segments listed, blocks done walking them].
