@@ -23,11 +23,13 @@ def blocks_per_sm(block):
     SM's 2048 threads), for the big levels that such blocks are chosen for (more edges
     in flight); else one, which beat 2, 4 and 8 blocks of 256 on road maps, grids and kron
     scale 12 (H100, 2026-11-26). H100, 2026-11-27, persistent SSSP ms with one / two of
-    1024: uniform random graph of 2^22 vertices, mean degree 8 18.0-18.3 / 11.4-11.6,
-    kron_s21_e16 6.2-6.3 / 4.55, kron scale 18 1.12-1.17 / 0.98-0.99, 2^20 of mean
-    degree 32 5.75-5.79 / 5.25-5.26, kron scale 16 0.49-0.51 / 0.51-0.52, rgg_20
-    10.8 / 11.0-11.1, rgg_n22 26.9 / 27.4; BFS rgg_n22 8.29-8.40 / 8.23-8.25, kron_s21_e16
-    0.26 / 0.26 (.devrun/pblock.py, ssspmode.py)."""
+    1024: kron_s21_e16 6.2-6.3 / 4.55, kron scale 18 1.12-1.17 / 0.98-0.99, 2^20
+    vertices of mean degree 32 5.75-5.79 / 5.25-5.26, kron scale 16 0.49-0.51 / 0.51-0.52,
+    rgg_20 10.8 / 11.0-11.1, rgg_n22 26.9 / 27.4; BFS rgg_n22 8.29-8.40 / 8.23-8.25,
+    kron_s21_e16 0.26 / 0.26 (.devrun/pblock.py, ssspmode.py). A uniform random graph of
+    2^22 vertices and mean degree just under 8 gets blocks of 256 (enactor.persistent_block),
+    of which two an SM took 11.4-11.6 ms against one's 18.0-18.3: its big levels are what
+    its degree does not tell (SSSP's auto takes the CUDA graph there from its second call)."""
     return BLOCKS_PER_SM if block >= 1024 else 1
 
 
