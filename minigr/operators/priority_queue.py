@@ -22,7 +22,7 @@ LOWEST = 16
 _VIEW = f"static constexpr int LOWEST = {LOWEST};\n" + """
 __device__ bool offer(int v, double label) const {  // true: v is near, for the caller to append
     if (label < bucket[0]) return true;
-    atomicMin((long long*)&bucket[LOWEST], minigr::bit_cast<long long>(label));
+    minigr::aggregated_min((unsigned long long*)&bucket[LOWEST], minigr::bit_cast<unsigned long long>(label));
     far.append_unique(v, 0);
     return false;
 }

@@ -48,6 +48,7 @@ inline void store_relaxed(unsigned long long* word, unsigned long long value) { 
 template <class T> inline T aggregated_increment(T* counter) { return (*counter)++; }
 template <class T> inline void aggregated_add(T* counter, unsigned value) { *counter += value; }
 template <class T, class U> inline void lower(T* cell, U value) { if ((T)value < *cell) *cell = (T)value; }
+inline void aggregated_min(unsigned long long* cell, unsigned long long value) { if (value < *cell) *cell = value; }
 
 template <class To, class From>
 inline To bit_cast(From from)

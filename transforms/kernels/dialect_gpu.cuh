@@ -74,6 +74,19 @@ __device__ __forceinline__ void lower(T* cell, U value)
     if ((T)value < *(volatile T*)cell) atomicMin(cell, (T)value);
 }
 
+// atomicMin(cell, value) for every calling lane of a warp with one atomic:
+// the lanes' least value by two 32-bit warp reductions (atomics on one
+// address queue one after another, ~0.8 ns each on an H100).
+__device__ __forceinline__ void aggregated_min(unsigned long long* cell, unsigned long long value)
+{
+    const unsigned lanes = __activemask(), high = (unsigned)(value >> 32);
+    const unsigned least_high = __reduce_min_sync(lanes, high);
+    const unsigned tied = __ballot_sync(lanes, high == least_high);
+    if (high != least_high) return;
+    const unsigned least_low = __reduce_min_sync(tied, (unsigned)value);
+    if ((int)(threadIdx.x & 31) == __ffs(tied) - 1) atomicMin(cell, (unsigned long long)least_high << 32 | least_low);
+}
+
 // Reinterprets the bits of one type as another of the same size.
 template <class To, class From>
 __device__ __forceinline__ To bit_cast(From from)
