@@ -418,6 +418,20 @@ def test_buckets_place_raise_and_split(device):
     assert float(buckets.bucket[LOWEST]) == label[stays].min()
 
 
+@pytest.mark.parametrize("apart", [2.0**-30, 2.0**-2])
+def test_buckets_keep_the_lowest_far_label_offered_at_once(device, apart):
+    """Far labels offered by many threads at once (a warp's lowest goes in one atomic):
+    far keeps the lowest exactly, whether the labels differ in their low 32 bits only
+    (2^-30 apart above 3) or in their high ones."""
+    from minigr.transforms.backend import array_module
+    xp, rng, n = array_module(device), numpy.random.default_rng(11), 5000
+    label = 3 + rng.permutation(n) * apart
+    buckets = offered(device, label, numpy.zeros(0, numpy.int32), 0.25)
+    transform(n, Functor("void operator()(long long v) const { buckets.place((int)v, label[v]); }",
+                         buckets=buckets.view, label=xp.asarray(label)))
+    assert float(buckets.bucket[LOWEST]) == label.min() == 3
+
+
 # The parts' lockstep step (apps/_sssp_parts.py): near's next level, then the threshold one delta up.
 RAISE_ONE = """void operator()(long long) const {
     sizes[0] = buckets.next_near();
