@@ -12,8 +12,7 @@ from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
 from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem
 from minigr.frontier import Frontier
-from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, smallest_in_neighbour
-from minigr.operators.relax import lone_in_buckets_only
+from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, lone_in_buckets_only, smallest_in_neighbour
 from minigr.transforms import DeviceCount, Functor, copied, scan_transform
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.

@@ -16,8 +16,7 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import (Problem, Result, Timer, check_source, check_weights, count_later, loop_mode, problem,
-                            weight_summary)
+from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem, weight_summary
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
 from minigr.transforms import Functor, copied
@@ -130,8 +129,7 @@ class SSSP(Problem):
         self.graph, self.owned = graph, n
         self.last_iterations = None  # of the last level-synchronous run, for loop="auto" (see loop_mode)
         self.dist = xp.empty(n, dtype=numpy.float32)
-        check_weights(graph, "SSSP")  # none negative: read once per graph
-        lowest, self.largest, self.mean = weight_summary(graph)
+        lowest, self.largest, self.mean = weight_summary(graph, "SSSP")  # read once per graph
         self.zero_weights = lowest == 0
         self.parent = Functor(PARENT, filename="<sssp parent>", dist=self.dist, weights=graph.reverse().weights)
         self.origin, self.found = xp.empty(1, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)  # source, parents

@@ -250,10 +250,11 @@ def check_weights(graph, what):
 _WEIGHT = "minigr::Sums<1> operator()(long long edge) const { return {weights[edge]}; }"
 
 
-def weight_summary(graph):
-    """(lowest, largest, mean) of the graph's edge weights as floats, (1, 0, 0) without
-    edges. The mean by a pass of minigr's (CuPy's mean took 35-55 ms on the first call
-    of each process, on an H100: a one-time SSSP took 147 ms, 28 later)."""
+def weight_summary(graph, what):
+    """check_weights(graph, what), then (lowest, largest, mean) of the graph's edge weights
+    as floats, (1, 0, 0) without edges. The mean by a pass of minigr's (CuPy's mean took
+    35-55 ms on the first call of each process, on an H100: a one-time SSSP took 147 ms, 28 later)."""
+    check_weights(graph, what)
     weights = graph.weights
     if not graph.num_edges:
         return 1.0, 0.0, 0.0
@@ -314,4 +315,4 @@ def problem(graph, key, make):
 
 
 __all__ = ["Loop", "Problem", "Result", "Timer", "check_no_self_loops", "check_source", "check_undirected",
-           "check_weights", "count_later", "distribution", "loop_mode", "per_vertex", "problem"]
+           "check_weights", "count_later", "distribution", "loop_mode", "per_vertex", "problem", "weight_summary"]
