@@ -2,7 +2,13 @@
 out-) neighbours, times the edges' weights where asked: the step of PageRank
 and the power iterations. The values are gathered at random where ids have
 no locality; where the array overflows L2, the edges are pulled block by
-block of neighbour ids (Graph.in_blocks), each block's values fitting L2."""
+block of neighbour ids (Graph.in_blocks), each block's values fitting L2.
+What bounds it: L2 requests. ncu, H100, 2026-11-27, grid_22 (ids permuted)
+float32: the pull 119.5 us, 14.3M L2 read requests for 17.3M sectors (a
+gather of a permuted id is a sector of its own), L2 throughput 93% of peak;
+cuSPARSE's csrmv on the same matrix 123.8 us, 14.3M requests, 91%. Blocks
+taking contiguous chunks of the vertices (for L1 reuse) instead of striding
+over the grid: no change (128 against 120-126 us)."""
 import math
 
 import numpy

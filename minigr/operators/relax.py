@@ -28,7 +28,10 @@ from ..transforms.worklist import workers
 # 2026-11-26, async BFS / SSSP against one edge at a time with a check every
 # hop: USA-road-d.NY 1.6 / 4.2 ms against 2.9 / 6.3, luxembourg_osm 2.0 / 3.0
 # against 2.7 / 3.8, grid_22 12.9 / 47 against 29-33 / 72
-# (.devrun/batchprobe.py, staleprobe.py).
+# (.devrun/batchprobe.py, staleprobe.py). Rows padded to 4 or 8 columns, so that
+# a destination's columns load beside its atomic (a hop one round trip): slower,
+# H100, 2026-11-27, async BFS / SSSP grid_22 11.4 / 22.8 ms against 10.1 / 18.2,
+# USA-road-d.NY 1.25 / 2.7 against 1.07 / 2.0: a hop's round trips do not bound it.
 EDGES = """static constexpr int BATCH = 4;  // edges whose round trips overlap: road maps have 2-4 a vertex
 __device__ void operator()(int src, unsigned label, const minigr::Worklist& queue) const {
     long long first = row_offsets[src], last = row_offsets[src + 1];
