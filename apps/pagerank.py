@@ -178,9 +178,10 @@ class PageRank(Problem):
     def iteration(self):
         # The update in the pull's own kernel (each vertex's sum handed to it, the
         # shares in two rows read and written by the loop's parity) was slower on all
-        # but grid_22 float64: H100, 2026-11-27, us an iteration over 20, fused / this: grid_22 float64 190 / 220, float32 178 / 175, rgg_n22 float32 641
-        # / 571, float64 759 / 617, kron_s21_e16 float32 591 / 540 (the update called
-        # in the walk cost blocks an SM; run by each block after its walk, a tail).
+        # but grid_22 float64. H100, 2026-11-27, us an iteration over 20, fused / this:
+        # grid_22 float64 190 / 220, float32 178 / 175; rgg_n22 float32 641 / 571,
+        # float64 759 / 617; kron_s21_e16 float32 591 / 540 (called in the walk, the
+        # update cost blocks an SM; run by each block after its walk, a tail).
         self.pull()
         transform(self.owned, self.update, sums=self.sums)
 
