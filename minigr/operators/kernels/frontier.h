@@ -38,19 +38,30 @@ __device__ __forceinline__ int level_vertex(const Q& q, long long i)
     return q.ids[ring_index(q, q.bounds[level::HEAD] + i)];
 }
 
-// Appends v to the next level; with EDGES, `edges` (its out-degree, below
-// 2^26 counts exactly) feeds the level's edge count, which direction choices
-// read (without, loads that compute it are dropped by the compiler).
+// Stores an appended v at its ring position, or marks the frontier
+// overflowed where the ring (or the kept levels' room) is full.
+template <class Q>
+__device__ __forceinline__ bool store_appended(const Q& q, long long position, int v)
+{
+    if (position - (q.kept ? 0 : q.bounds[level::HEAD]) >= q.capacity) {
+        q.bounds[level::OVERFLOW] = 1;
+        return false;
+    }
+    q.ids[ring_index(q, position)] = v;
+    return true;
+}
+
+// An out-degree as the level's edge count adds it: below 2^26 exactly.
+__device__ __forceinline__ unsigned counted_edges(long long edges) { return (unsigned)min(edges, 1LL << 26); }
+
+// Appends v to the next level; with EDGES, `edges` (its out-degree) feeds the
+// level's edge count, which direction choices read (without, loads that
+// compute it are dropped by the compiler).
 template <bool EDGES, class Q>
 __device__ __forceinline__ void append_vertex(const Q& q, int v, long long edges)
 {
     const long long position = aggregated_increment(&q.bounds[level::TAIL]);
-    if (position - (q.kept ? 0 : q.bounds[level::HEAD]) >= q.capacity) {
-        q.bounds[level::OVERFLOW] = 1;
-        return;
-    }
-    q.ids[ring_index(q, position)] = v;
-    if (EDGES) aggregated_add(&q.bounds[level::NEXT_EDGES], (unsigned)min(edges, 1LL << 26));
+    if (store_appended(q, position, v) && EDGES) aggregated_add(&q.bounds[level::NEXT_EDGES], counted_edges(edges));
 }
 
 // Whether v is not in this level yet, and now is (the stamps remember each
@@ -80,7 +91,7 @@ __device__ __forceinline__ void append_unique(const Q& q, int v, long long edges
 constexpr int STAGED = 1024;
 struct Staged {
     int count;          // appends staged this pass, those past STAGED included
-    unsigned edges;     // their out-edges (below 2^26 each, as aggregated_add's)
+    unsigned edges;     // their out-edges (counted_edges)
     long long position;  // where the block's staged appends go in the ring
     int ids[STAGED];
 };
@@ -111,7 +122,7 @@ __device__ __forceinline__ void stage_vertex(const Q& q, int v, long long edges)
         return;
     }
     staged().ids[slot] = v;
-    if (EDGES) atomicAdd(&staged().edges, (unsigned)min(edges, 1LL << 26));
+    if (EDGES) atomicAdd(&staged().edges, counted_edges(edges));
 }
 
 template <bool EDGES, class Q>
@@ -125,11 +136,7 @@ __device__ void close_staged(const Q& q)
         if (EDGES && block.edges) atomicAdd(&q.bounds[level::NEXT_EDGES], (long long)block.edges);
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < count; i += blockDim.x) {
-        const long long position = block.position + i;
-        if (position - (q.kept ? 0 : q.bounds[level::HEAD]) >= q.capacity) q.bounds[level::OVERFLOW] = 1;
-        else q.ids[ring_index(q, position)] = block.ids[i];
-    }
+    for (int i = threadIdx.x; i < count; i += blockDim.x) store_appended(q, block.position + i, block.ids[i]);
 }
 #else
 template <class Q>
