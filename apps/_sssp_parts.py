@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy
 
-from minigr.enactor import check_source, check_weights, problem
+from minigr.enactor import check_source, problem
 from minigr.partition import Border
 from minigr.transforms import Functor, transform
 
@@ -16,12 +16,11 @@ def run(part, source, *, delta="auto", loop="device"):
     """SSSP on one part of a partitioned graph (minigr.partition), called by
     every rank: distance and parent (the user's ids) of the part's own vertices."""
     source = check_source(part, source)
-    check_weights(part.graph, "SSSP")
-    largest = part.graph.xp.asarray([float(part.graph.weights.max()) if part.graph.num_edges else 0.0])
+    apart = ROUND_ITERATIONS if part.runs_apart() else 1
+    run = problem(part.graph, ("sssp part", apart), lambda: PartitionedSSSP(part, apart))  # checks the weights
+    largest = part.graph.xp.asarray([run.largest])
     part.comm.allreduce(largest, "max")
     delta = bucket_delta(delta, float(largest[0]), part.num_vertices, part.num_edges)
-    apart = ROUND_ITERATIONS if part.runs_apart() else 1
-    run = problem(part.graph, ("sssp part", apart), lambda: PartitionedSSSP(part, apart))
     result = settle(run, part, source, delta, loop)
     result.extra.update(bytes_sent_per_iteration=(run.shorter.volume()[1] + run.totals.nbytes) // apart,
                         exchanges=result.iterations)

@@ -239,12 +239,15 @@ def check_no_self_loops(self_loops, what):
 
 
 def check_weights(graph, what):
-    """A MinigrError unless the graph has edge weights, none negative (what: who needs them)."""
+    """A MinigrError unless the graph has edge weights, none negative (what: who needs
+    them); else the lowest weight as a float (None without edges)."""
     if graph.weights is None:
         raise MinigrError(f"{what} needs edge weights and the graph has none: load a weighted file, "
                           "or pass weights='random' (--weights random)")
-    if graph.num_edges and float(graph.weights.min()) < 0:
+    lowest = float(graph.weights.min()) if graph.num_edges else None
+    if lowest is not None and lowest < 0:
         raise MinigrError(f"{what} needs non-negative weights; this graph has negative ones")
+    return lowest
 
 
 _WEIGHT = "minigr::Sums<1> operator()(long long edge) const { return {weights[edge]}; }"
@@ -254,13 +257,12 @@ def weight_summary(graph, what):
     """check_weights(graph, what), then (lowest, largest, mean) of the graph's edge weights
     as floats, (1, 0, 0) without edges. The mean by a pass of minigr's (CuPy's mean took
     35-55 ms on the first call of each process, on an H100: a one-time SSSP took 147 ms, 28 later)."""
-    check_weights(graph, what)
-    weights = graph.weights
-    if not graph.num_edges:
+    lowest = check_weights(graph, what)
+    if lowest is None:
         return 1.0, 0.0, 0.0
     total = graph.xp.zeros(1)
-    transform(graph.num_edges, Functor(_WEIGHT, filename="<weight sum>", weights=weights), sums=total)
-    return float(weights.min()), float(weights.max()), float(total[0]) / graph.num_edges
+    transform(graph.num_edges, Functor(_WEIGHT, filename="<weight sum>", weights=graph.weights), sums=total)
+    return lowest, float(graph.weights.max()), float(total[0]) / graph.num_edges
 
 
 def per_vertex(graph, name, value):
