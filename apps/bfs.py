@@ -99,10 +99,11 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     mode = loop_mode(graph, loop, dense="persistent", relaxes=True)
     with Timer(graph.device) as timer:
-        levels, _ = run.run_mode(mode, max(graph.num_vertices, 1), lambda: run.wait_relaxed_levels(source),
-                                 run.starting(source))
-    depth = copied(run.depth)
-    return Result({"depth": depth, "parent": copied(run.parent)}, levels, timer.ms,
+        wait = run.queue_mode(mode, max(graph.num_vertices, 1), lambda: run.wait_relaxed_levels(source),
+                              run.starting(source))
+        depth, parent = copied(run.depth), copied(run.parent)
+        levels, _ = wait()
+    return Result({"depth": depth, "parent": parent}, levels, timer.ms,
                   count_later(graph, lambda: scan_transform(graph.num_vertices, Functor(
                       REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets))[1]))
 

@@ -109,14 +109,14 @@ def settle(run, graph, source, delta, loop, adapt=False):
         # the frontier form settles within n + 1 iterations; delta-stepping's
         # empty buckets have no such bound, so only the counter's range caps it
         limit = graph.num_vertices + 1 if math.isinf(delta) else 2**31 - 1
-        iterations, exhausted = run.run_mode(mode, limit, relaxed, run.starting(source, delta))
-        parent = run.parents(source)
+        wait = run.queue_mode(mode, limit, relaxed, run.starting(source, delta))
+        parent, distance = run.parents(source), copied(run.dist[:run.owned])
+        iterations, exhausted = wait()
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
     if mode != "async":  # async's iterations are buckets
         run.last_iterations = iterations
-    owned = run.owned
-    distance, graph = copied(run.dist[:owned]), run.graph
+    owned, graph = run.owned, run.graph
     return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
                   count_later(graph, lambda: int(graph.out_degrees()[:owned][graph.xp.isfinite(distance)].sum())))
 

@@ -122,11 +122,18 @@ class Problem:
         return self.loop.wait_iterations()
 
     def run_mode(self, where, max_iterations, relaxed=None, before=None):
-        """Runs the primitive as `where` says, after `before` ((items, functor), a
-        transform: the run's reset): "async" by relaxed() (its iterations, or None
-        where its queue overflowed: then the persistent loop, reset again), else
-        by its loop (see run_loop). (iterations, limit reached): waits. Without
-        relaxed (a part of a partitioned graph), "async" is refused."""
+        """Runs the primitive as `where` says (see queue_mode); returns (iterations,
+        limit reached): waits."""
+        return self.queue_mode(where, max_iterations, relaxed, before)()
+
+    def queue_mode(self, where, max_iterations, relaxed=None, before=None):
+        """Queues the primitive's run as `where` says, after `before` ((items, functor), a
+        transform: the run's reset): "async" by relaxed() (its iterations, or None where
+        its queue overflowed: then the persistent loop, reset again), else by its loop
+        (see Loop.run). Returns wait(), which waits for the run: (iterations, limit
+        reached). What the caller queues before it (its results' copies) follows the
+        loop on the GPU with no host round trip between. Without relaxed (a part of a
+        partitioned graph), "async" is refused."""
         if where == "async" and relaxed is None:
             raise MinigrError("loop='async' runs on one device; a partitioned graph loops with 'device', "
                               "'persistent' or 'host'")
@@ -135,9 +142,10 @@ class Problem:
                 transform(*before)
             iterations = relaxed()
             if iterations is not None:
-                return iterations, False
+                return lambda: (iterations, False)
             where = "persistent"
-        return self.run_loop(where, max_iterations, before)
+        self.loop.run(where, max_iterations, before)
+        return self.loop.wait_iterations
 
     def finish_loop(self, where, max_iterations, unfinished):
         """Runs a loop that its algorithm ends within max_iterations (see run_loop): its
