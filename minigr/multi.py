@@ -10,6 +10,8 @@ import dataclasses
 import multiprocessing
 import os
 import queue
+import sys
+import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
@@ -31,6 +33,9 @@ from .transforms.errors import DeviceError, MinigrError
 # NCCL 2.28.9, 2026-11-23).
 NCCL_ENVIRONMENT = {"NCCL_NVLS_ENABLE": "0", "NCCL_SOCKET_IFNAME": "lo", "NCCL_GRAPH_MIXING_SUPPORT": "0"}
 MPI_SIZE_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NTASKS")
+# How long an MPI rank that failed waits for the others to end too before it aborts the job (see _meet_or_abort):
+# ranks that fail alike (a user's mistake every rank sees) end within the time their work differs.
+MPI_FAILED_WAIT_S = 30
 
 
 def partitioned_record(name):
@@ -211,6 +216,7 @@ def _run_under_mpi(gpus, task):
         mine = (None, _rank_work(rank, size, local % _gpu_count(), unique_id, task))
     except BaseException as exc:
         mine = (_error_text(exc), None)
+    _meet_or_abort(world, rank, mine[0])
     everyone = world.gather(mine, root=0)
     if rank != 0:
         return None
@@ -218,6 +224,24 @@ def _run_under_mpi(gpus, task):
         if error is not None:
             raise MinigrError(f"MPI rank {r}: {error}")
     return _join_runs([value for _, value in everyone])
+
+
+def _meet_or_abort(world, rank, error):
+    """Every MPI rank meets here after its work. A rank that failed (error: its text) waits
+    up to MPI_FAILED_WAIT_S for the others, which come where they failed alike (a mistake
+    every rank sees); where they do not, they wait in NCCL for its part and would hang:
+    it says its error on stderr and aborts the job (the launcher ends every rank)."""
+    met = world.Ibarrier()
+    if error is None:
+        met.Wait()
+        return
+    deadline = time.monotonic() + MPI_FAILED_WAIT_S
+    while not met.Test():
+        if time.monotonic() > deadline:
+            print(f"minigr: MPI rank {rank}: {error}\nminigr: the other ranks wait for this one's part; aborting "
+                  "the job", file=sys.stderr, flush=True)
+            world.Abort(1)
+        time.sleep(0.01)
 
 
 def _error_text(exc):

@@ -462,6 +462,92 @@ def test_mpi_size_from_the_launchers_variables(monkeypatch):
     assert mpi_size() == 4
 
 
+class FakeWorld:
+    """MPI's COMM_WORLD as rank 0 of 2 sees it, for _run_under_mpi: `peers` is whether the other
+    rank reaches the end of its work (else it waits in NCCL for ever); Abort stops as it would."""
+
+    class Aborted(Exception):
+        pass
+
+    def __init__(self, peers, other=(None, ([], None))):
+        self.peers, self.other, self.calls = peers, other, []
+
+    def Get_rank(self):
+        return 0
+
+    def Get_size(self):
+        return 2
+
+    def Split_type(self, kind):
+        return self
+
+    def bcast(self, value, root):
+        return value
+
+    def Ibarrier(self):
+        world = self
+
+        class Met:
+            def Test(self):
+                world.calls.append("test")
+                return world.peers
+
+            def Wait(self):
+                world.calls.append("wait")
+                assert world.peers, "a rank that did not fail waits for the others"
+        return Met()
+
+    def gather(self, value, root):
+        return [value, self.other]
+
+    def Abort(self, code):
+        self.calls.append(f"abort {code}")
+        raise FakeWorld.Aborted
+
+
+def under_fake_mpi(monkeypatch, world, work):
+    """multi._run_under_mpi with `world` as MPI.COMM_WORLD and `work` as the rank's work."""
+    import sys
+    import types
+
+    from minigr import multi
+    mpi4py = types.ModuleType("mpi4py")
+    mpi4py.MPI = types.SimpleNamespace(COMM_WORLD=world, COMM_TYPE_SHARED=0)
+    monkeypatch.setitem(sys.modules, "mpi4py", mpi4py)
+    monkeypatch.setattr(multi, "new_nccl_id", lambda: b"id")
+    monkeypatch.setattr(multi, "_gpu_count", lambda: 1)
+    monkeypatch.setattr(multi, "_rank_work", lambda *args: work())
+    monkeypatch.setattr(multi, "MPI_FAILED_WAIT_S", 0.05)
+    return multi._run_under_mpi(2, ("src", "bfs", (), {}, {}, 1, False, False))
+
+
+def failing():
+    raise MinigrError("source 99 is not a vertex")
+
+
+def test_an_mpi_rank_that_failed_alone_aborts_the_job_instead_of_hanging(monkeypatch, capsys):
+    """The other rank waits in NCCL for the failed one's part: the failed rank says its error and aborts."""
+    world = FakeWorld(peers=False)
+    with pytest.raises(FakeWorld.Aborted):
+        under_fake_mpi(monkeypatch, world, failing)
+    assert world.calls[-1] == "abort 1" and world.calls.count("test") > 1  # it waited before it aborted
+    assert "MPI rank 0: source 99 is not a vertex" in capsys.readouterr().err
+
+
+def test_mpi_ranks_that_fail_alike_report_the_error(monkeypatch):
+    """Every rank failed (a mistake each sees): they meet, and rank 0 raises the first rank's error."""
+    world = FakeWorld(peers=True, other=("source 99 is not a vertex", None))
+    with pytest.raises(MinigrError, match="MPI rank 0: source 99 is not a vertex"):
+        under_fake_mpi(monkeypatch, world, failing)
+    assert "abort 1" not in world.calls
+
+
+def test_an_mpi_rank_that_did_not_fail_waits_for_the_others(monkeypatch):
+    world = FakeWorld(peers=True)
+    assert under_fake_mpi(monkeypatch, world, lambda: ([], None)) == []
+    assert world.calls == ["wait"]
+
+
 def test_wcc_on_parts_compiles_for_the_gpu():
     """The GPU twins of every kernel WCC on parts launches compile with NVRTC (no GPU needed)."""
     from minigr.transforms import launch
