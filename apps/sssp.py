@@ -7,15 +7,13 @@ split again. The frontier form (delta=None) relaxes the out-edges of every
 improved vertex each iteration. Either loops on the device. loop="async"
 relaxes without rounds (minigr.operators.Relax); its iterations are the
 pairs it queued."""
-import argparse
 import math
-import numbers
 
 import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.catalog import App, BenchCase, Option, System
+from minigr.catalog import App, BenchCase, Option, PositiveOrWords, System
 from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem, weight_summary
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
@@ -179,28 +177,24 @@ class SSSP(Problem):
         return smallest_in_neighbour(self.graph, self.parent, out, own=self.origin)
 
 
+# --delta, a width: a number, 'auto' or 'none' (None, the frontier form), the CLI's and Python's
+WIDTH = PositiveOrWords({"auto": "auto", "none": None}, "a positive number, 'auto' or None (--delta none)")
+DELTA = Option("delta", WIDTH, "auto", "bucket width for delta-stepping: a number, 'auto' (the default) or 'none' "
+               "(the plain frontier form)", WIDTH.valid)
+
+
 def bucket_delta(delta, largest, num_vertices, num_edges):
     """The bucket width for the delta option (see sssp), given the largest
     weight and the size of the whole graph; "auto": 32 times the largest
     weight over the mean degree, which on the standard graphs (weights 1..64)
-    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23)."""
+    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23); a
+    MinigrError where delta is none of those (DELTA's limits)."""
+    delta = DELTA.check(delta)
     if delta is None:
         return math.inf
     if delta == "auto":
         return max(largest, 1e-30) * 32 * num_vertices / num_edges if num_edges else 1.0
-    if not (isinstance(delta, numbers.Real) and not isinstance(delta, bool) and delta > 0):  # NumPy numbers too
-        raise MinigrError(f"delta must be a positive number, 'auto' or None, got {delta!r}")
     return float(delta)
-
-
-def bucket_width(text):
-    """--delta's value: 'auto', 'none' (None: the frontier form) or a number."""
-    if text in ("auto", "none"):
-        return None if text == "none" else text
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, 'auto' or 'none', got {text!r}") from None
 
 
 ALTERNATIVES = (
@@ -212,10 +206,7 @@ ALTERNATIVES = (
 APP = App(
     "sssp", sssp, "single-source shortest paths: distance and parent of every vertex", ("distance", "parent"),
     lambda graph, source, values, options: validate.check_sssp(graph, source, values["distance"], values["parent"]),
-    options=(Option("delta", bucket_width, "auto", "bucket width for delta-stepping: a number, 'auto' (the default) "
-                    "or 'none' (the plain frontier form)",
-                    (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
-                     and math.isfinite(x) and x > 0, "a positive number, 'auto' or None (--delta none)")),),
+    options=(DELTA,),
     needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
     persistent=True, relaxes=True,
     bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", alt.close,
