@@ -12,7 +12,7 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
+from minigr.enactor import Problem, Result, Start, Timer, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import Pull, neighbor_reduce
 from minigr.power import check_iteration
@@ -36,13 +36,12 @@ UPDATE = """minigr::Sums<2> operator()(long long v) const {
     if (next != previous) rank[v] = next;
     return {fabs(next - previous), inverse == 0 ? next : 0.0};
 }"""
-# A run's start in one launch: every vertex its rank (given: already in rank) and share;
-# thread 0 also the settings, the uniform vectors' one value, the sums and carried, whose
-# dangling rank of the start ranks the host found (nothing else here reads what thread 0
-# writes). It replaces two launches (the settings, then a pass summing the dangling rank)
-# that replaced a dozen fills and copies.
-START = """void operator()(long long v) const {
-    if (v == 0) {
+# A run's start in one launch (minigr.enactor.Start; a part of a split graph may have no
+# vertices, and still sets the settings): every vertex its rank (given: already in rank) and
+# share; item 0 the settings, the uniform vectors' one value, the sums and carried, whose
+# dangling rank of the start ranks the host found. It replaces two launches (the settings,
+# then a pass summing the dangling rank) that replaced a dozen fills and copies.
+START_SETTINGS = """
         settings[0] = damping;
         settings[1] = tolerance;
         spread[0] = teleport_given ? -1 : 0;
@@ -50,13 +49,11 @@ START = """void operator()(long long v) const {
         if (!teleport_given) teleport[0] = uniform;
         if (!dangling_given) dangling_weight[0] = uniform;
         sums[0] = sums[1] = carried[1] = 0;
-        carried[0] = dangling_start;
-    }
-    if (v == vertices) return;  // a part of a split graph may have none, and still sets the settings
-    const double start = nstart_given ? (double)rank[v] : (double)uniform;
-    if (!nstart_given) rank[v] = uniform;
-    share[v] = start * inverse_out[v];
-}"""
+        carried[0] = dangling_start;"""
+START_RANK = """
+        const double start = nstart_given ? (double)rank[v] : (double)uniform;
+        if (!nstart_given) rank[v] = uniform;
+        share[v] = start * inverse_out[v];"""
 # After each iteration: carried = [dangling rank, L1 change] of its ranks, sums made 0 for the next.
 NOT_CONVERGED = """bool operator()() const {
     carried[0] = sums[1];
@@ -165,12 +162,11 @@ class PageRank(Problem):
                               rank=self.rank, share=self.share, inverse_out=self.inverse_out, teleport=self.teleport,
                               dangling_weight=self.dangling_weight, spread=self.spread, settings=self.settings)
         self.dangling_count = int((self.inverse_out[:self.owned] == 0).sum())  # owned dangling vertices (waits)
-        self.start = Functor(START, filename="<pagerank start>", rank=self.rank, share=self.share,
-                             inverse_out=self.inverse_out, settings=self.settings, spread=self.spread,
-                             teleport=self.teleport, dangling_weight=self.dangling_weight, sums=self.sums,
-                             carried=self.carried, damping=0.0, tolerance=0.0, uniform=dtype.type(0),
-                             dangling_start=0.0, vertices=numpy.int64(n), nstart_given=False, teleport_given=False,
-                             dangling_given=False)
+        self.start = Start("pagerank", n, START_SETTINGS, START_RANK, rank=self.rank, share=self.share,
+                           inverse_out=self.inverse_out, settings=self.settings, spread=self.spread,
+                           teleport=self.teleport, dangling_weight=self.dangling_weight, sums=self.sums,
+                           carried=self.carried, damping=0.0, tolerance=0.0, uniform=dtype.type(0),
+                           dangling_start=0.0, nstart_given=False, teleport_given=False, dangling_given=False)
         self.start_loop(graph, self.iteration,
                         Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
                                 carried=self.carried, settings=self.settings))
@@ -198,7 +194,7 @@ class PageRank(Problem):
         else:  # waits
             owned = slice(0, self.owned)
             dangling_start = float(self.rank[owned][self.inverse_out[owned] == 0].sum(dtype=numpy.float64))
-        transform(max(self.graph.num_vertices, 1), self.start.with_values(
+        transform(*self.start(
             damping=damping, tolerance=tolerance, uniform=uniform, dangling_start=dangling_start,
             nstart_given=vectors["nstart"] is not None, teleport_given=vectors["personalization"] is not None,
             dangling_given=dangling is not None))

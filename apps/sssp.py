@@ -14,7 +14,7 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, PositiveOrWords, System
-from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem, weight_summary
+from minigr.enactor import Problem, Result, Start, Timer, check_source, count_later, loop_mode, problem, weight_summary
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
 from minigr.transforms import Functor, copied
@@ -45,15 +45,12 @@ ASYNC_DELTA = 32
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
-# A run's start: the source at 0 (root -1: none here), the rest unreached; the source alone in
-# the near bucket. Over max(n, 1) items.
-RESET = """void operator()(long long v) const {
-    if (v < n) dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
-    if (v == 0) {
+# A run's start (minigr.enactor.Start): the source at 0 (root -1: none here), the rest
+# unreached; the source alone in the near bucket.
+START_BUCKETS = """
         origin[0] = root;
-        buckets.reset(root, delta);
-    }
-}"""
+        buckets.reset(root, delta);"""
+START_DISTANCE = "dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);"
 
 
 def sssp(graph, source, *, delta="auto", loop="auto"):
@@ -135,8 +132,8 @@ class SSSP(Problem):
         self.buckets = Buckets(n, graph.device)
         self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", dist=self.dist, weights=graph.weights,
                                     buckets=self.buckets.view)
-        self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, buckets=self.buckets.view,
-                             origin=self.origin, n=numpy.int64(n), delta=numpy.float64(1), root=numpy.int32(0))
+        self.start = Start("sssp", n, START_BUCKETS, START_DISTANCE, dist=self.dist, buckets=self.buckets.view,
+                           origin=self.origin, delta=numpy.float64(1), root=numpy.int32(0))
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
         self.start_loop(graph, self.iteration, self.next_bucket(), UNROLL, self.buckets.overflow_checks())
         self.lengths = Relax(graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
@@ -153,8 +150,7 @@ class SSSP(Problem):
     def starting(self, source, delta):
         """(items, functor): the transform a run from source begins with; source: a
         vertex id of this graph, or None (a part without it)."""
-        return max(self.graph.num_vertices, 1), self.start.with_values(root=-1 if source is None else source,
-                                                                      delta=delta)
+        return self.start(root=-1 if source is None else source, delta=delta)
 
     def wait_relaxed(self, source, width, adapt):
         """loop="async": the pairs queued, or None where the queue overflowed (then reset and loop): waits."""

@@ -149,6 +149,63 @@ class Problem:
         return rounds
 
 
+_START = """void operator()(long long v) const {{
+    if (v == 0) {{{first}
+    }}
+    if (v < vertices) {{{each}
+    }}
+}}"""
+
+
+class Start:
+    """A run's start in one transform over max(n, 1) items: item 0 sets the run's scalars
+    (sizes, settings, a frontier's first vertex), and every vertex its own state; one
+    launch where a fill or copy each would take one (a step of the persistent kernel
+    where Loop.run takes it as before=). A graph of no vertices still sets the scalars.
+
+    Parameters
+    ----------
+    name : str
+        The primitive's name, for the functor's ("<name start>").
+    n : int
+        The vertices.
+    first : str
+        C++ statements of item 0. Nothing in `each` may read what they write.
+    each : str
+        C++ statements on vertex ``v`` (long long), for v < n.
+    **captures
+        The functor's captures (see Functor), ``vertices`` (n) given; scalars a run
+        sets get their values from each call.
+
+    Returns
+    -------
+    Start
+        Called with scalars' values (as Functor.with_values takes them), ``(items, functor)``:
+        the transform of one run's start, for ``transform(*start(...))`` or Loop.run's before=.
+
+    Examples
+    --------
+    >>> import numpy
+    >>> from minigr.enactor import Start
+    >>> from minigr.transforms import array_module, resolve_device, transform
+    >>> xp = array_module(resolve_device())
+    >>> depth, size = xp.empty(4, dtype="int32"), xp.empty(1, dtype="int64")
+    >>> start = Start("demo", 4, "size[0] = 1;", "depth[v] = v == root ? 0 : -1;", depth=depth, size=size,
+    ...               root=numpy.int32(0))
+    >>> transform(*start(root=2))
+    >>> depth.tolist(), size.tolist()
+    ([-1, -1, 0, -1], [1])
+    """
+
+    def __init__(self, name, n, first, each, **captures):
+        self.items = max(n, 1)
+        self.functor = Functor(_START.format(first=first, each=each), filename=f"<{name} start>",
+                               vertices=numpy.int64(n), **captures)
+
+    def __call__(self, **values):
+        return self.items, self.functor.with_values(**values)
+
+
 # loop="auto" takes the async form (minigr.operators.Relax) of a primitive that has one where no
 # vertex has over ASYNC_MAX_DEGREE out-edges, up to ASYNC_MAX_VERTICES vertices; the persistent
 # kernel on any graph of under SMALL_EDGES edges, or where the last run settled fewer than
@@ -316,5 +373,5 @@ def problem(graph, key, make):
     return found
 
 
-__all__ = ["Loop", "Problem", "Result", "Timer", "check_no_self_loops", "check_source", "check_undirected",
+__all__ = ["Loop", "Problem", "Result", "Start", "Timer", "check_no_self_loops", "check_source", "check_undirected",
            "check_weights", "count_later", "distribution", "loop_mode", "per_vertex", "problem", "weight_summary"]
