@@ -108,8 +108,6 @@ def settle(run, graph, source, delta, loop, adapt=False):
         parent = run.parents(source)
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
-    if mode != "async":  # async's iterations are buckets
-        run.last_iterations = iterations
     owned = run.owned
     distance, graph = copied(run.dist[:owned]), run.graph
     return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
@@ -122,7 +120,6 @@ class SSSP(Problem):
     def __init__(self, graph):
         xp, n = graph.xp, graph.num_vertices
         self.graph, self.owned = graph, n
-        self.last_iterations = None  # of the last level-synchronous run, for loop="auto" (see loop_mode)
         self.dist = xp.empty(n, dtype=numpy.float32)
         lowest, self.largest, self.mean = weight_summary(graph, "SSSP")  # read once per graph
         self.zero_weights = lowest == 0

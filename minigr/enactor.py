@@ -111,6 +111,7 @@ class Problem:
     functors, then call start_loop(graph, body, condition, unroll, checks) (see Loop)."""
 
     name = "primitive"
+    last_iterations = None  # of run_mode's last level-synchronous run, for loop_mode's last=
 
     def start_loop(self, graph, body, condition, unroll=1, checks=()):
         """The Loop of this Problem's iterations on `graph`, its persistent kernel as wide as the graph wants."""
@@ -126,7 +127,8 @@ class Problem:
         transform: the run's reset): "async" by relaxed() (its iterations, or None
         where its queue overflowed: then the persistent loop, reset again), else
         by its loop (see run_loop). (iterations, limit reached): waits. Without
-        relaxed (a part of a partitioned graph), "async" is refused."""
+        relaxed (a part of a partitioned graph), "async" is refused. A run by the
+        loop keeps its iterations in last_iterations."""
         if where == "async" and relaxed is None:
             raise MinigrError("loop='async' runs on one device; a partitioned graph loops with 'device', "
                               "'persistent' or 'host'")
@@ -137,7 +139,9 @@ class Problem:
             if iterations is not None:
                 return iterations, False
             where = "persistent"
-        return self.run_loop(where, max_iterations, before)
+        iterations, exhausted = self.run_loop(where, max_iterations, before)
+        self.last_iterations = iterations
+        return iterations, exhausted
 
     def finish_loop(self, where, max_iterations, unfinished):
         """Runs a loop that its algorithm ends within max_iterations (see run_loop): its
@@ -233,7 +237,7 @@ def loop_mode(graph, loop, dense="device", relaxes=False, last=None):
     0.27), and where a vertex has many paths of a few hops it is corrected
     again and again (rgg_n22, at most 37 edges: BFS 74 ms against 10.4).
     last: the iterations of the primitive's last level-synchronous run on this
-    graph, where there was one: the size of its levels, which the degrees only
+    graph, where there was one (its Problem's last_iterations): the size of its levels, which the degrees only
     guess at, then decides: the persistent kernel where they settled under
     SMALL_ITERATION (4096) vertices an iteration on average, else `dense`.
     SSSP, persistent against CUDA graph, ms (vertices an iteration): rgg_n22
