@@ -10,10 +10,10 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Start, Timer, check_source, count_later, loop_mode, problem
+from minigr.enactor import Problem, Result, Start, Timer, check_source, count_later, loop_mode, problem, reached_edges
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, lone_in_buckets_only, smallest_in_neighbour
-from minigr.transforms import DeviceCount, Functor, copied, scan_transform
+from minigr.transforms import DeviceCount, Functor, copied
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
 VISIT = dict(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;", apply="parent[dst] = src;")
@@ -50,9 +50,6 @@ START_FRONTIER = """
 START_VERTEX = """
         depth[v] = v == root ? 0 : -1;
         parent[v] = v == root ? root : -1;"""
-REACHED_EDGES = """long long operator()(long long v) const {
-    return depth[v] >= 0 ? row_offsets[v + 1] - row_offsets[v] : 0;
-}"""
 # Without levels (loop="async"): an in-neighbour's depth plus one; a parent is an in-neighbour one level up.
 HOP = "return label + 1;"
 HOPS_ABOVE = "return label + (unsigned)width;"
@@ -102,8 +99,7 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
                                  run.start(root=source))
     depth = copied(run.depth)
     return Result({"depth": depth, "parent": copied(run.parent)}, levels, timer.ms,
-                  count_later(graph, lambda: scan_transform(graph.num_vertices, Functor(
-                      REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets))[1]))
+                  count_later(graph, lambda: reached_edges(graph, depth, -1)))
 
 
 class BFS(Problem):
