@@ -279,9 +279,10 @@ def loop_mode(graph, loop, dense="device", relaxes=False, last=None):
     0.27), and where a vertex has many paths of a few hops it is corrected
     again and again (rgg_n22, at most 37 edges: BFS 74 ms against 10.4).
     last: the iterations of the primitive's last level-synchronous run on this
-    graph, where there was one (its Problem's last_iterations): the size of its levels, which the degrees only
-    guess at, then decides: the persistent kernel where they settled under
-    SMALL_ITERATION (4096) vertices an iteration on average, else `dense`.
+    graph, where there was one (its Problem's last_iterations): the size of its
+    levels, which the degrees only guess at, then decides: the persistent kernel
+    where they settled under SMALL_ITERATION (4096) vertices an iteration on
+    average, else `dense`.
     SSSP, persistent against CUDA graph, ms (vertices an iteration): rgg_n22
     28.7 / 33.6 (1497), rgg_20 10.9 / 13.8 (726), kron scale 14 0.32 / 0.36
     (1489); kron scale 16 0.55 / 0.43 (6554), kron_s21_e16 6.3 / 4.8 (161k),
