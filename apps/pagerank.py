@@ -117,7 +117,7 @@ def iterate(run, graph, vectors, damping, tol, max_iter, loop):
     """Runs a PageRank Problem to convergence: the Result of its graph's own
     vertices (graph: the Graph, or the Part that run is on)."""
     n = graph.num_vertices
-    iterations, ms = run.converge(loop, max_iter, n * tol, lambda: run.reset(damping, n * tol, vectors, 1.0 / n))
+    iterations, ms = run.converge(loop, max_iter, n * tol, reset=lambda: run.reset(damping, n * tol, vectors, 1.0 / n))
     return Result({"rank": copied(run.rank[:run.owned])}, iterations, ms,
                   int(run.graph.row_offsets[run.owned]) * iterations)
 

@@ -67,16 +67,16 @@ class PowerIteration(Problem):
         converged = self.functor(NOT_CONVERGED, "converged", carried=self.carried, count=numpy.int32(len(self.sums)))
         super().start_loop(self.graph, body, converged)
 
-    def converge(self, loop, max_iter, tolerance, start=None, **starts):
+    def converge(self, loop, max_iter, tolerance, reset=None, **starts):
         """Runs the loop until the L1 change is below tolerance, from its start:
         each vector named in starts set to its value (a number or an array),
-        settings[0] to tolerance and the sums to 0; or, given start, start()
+        settings[0] to tolerance and the sums to 0; or, given reset, reset()
         (which sets those itself, in one launch: see minigr.enactor.Start),
         timed with the run. Returns (iterations, ms); a MinigrError when
         max_iter iterations do not get there. loop: "device" or "host"."""
         with Timer(self.graph.device) as timer:
-            if start is not None:
-                start()
+            if reset is not None:
+                reset()
             else:
                 for name, value in starts.items():
                     self.vectors[name][...] = value
