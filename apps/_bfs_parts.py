@@ -3,21 +3,19 @@ operators and functors on the part, with flags of the border vertices
 reached exchanged after each level (see PartitionedBFS)."""
 import numpy
 
-from minigr.enactor import Result, Timer, check_source, problem
+from minigr.enactor import Result, Timer, check_source, problem, reached_edges
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.partition import Border, BorderFlags
-from minigr.transforms import Functor, copied, scan_transform, transform
+from minigr.transforms import Functor, copied, transform
 
 from . import _bfs_rounds
-from .bfs import BFS, CHOOSE, REACHED_EDGES
+from .bfs import BFS, CHOOSE
 
 # The same on a part, from totals = the next level's size and edges on all parts.
 NEXT_LEVEL_OF_PARTS = CHOOSE + """bool operator()() const {
     choose(totals[0], totals[1], frontier.next_level());
     return totals[0] > 0;
 }"""
-# A run's start, and the edges it reached, as functors rather than CuPy calls, which CuPy
-# would compile on first use (0.1 s each on an H100). direction as NEXT_LEVEL keeps it.
 
 
 def run(part, source, *, idempotent=False, loop="device"):
@@ -33,8 +31,7 @@ def run(part, source, *, idempotent=False, loop="device"):
         levels, _ = run.run_mode(loop, max(part.num_vertices, 1))
         parent = run.parents()
     owned = part.owned
-    _, edges = scan_transform(owned, Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=run.depth,
-                                             row_offsets=part.graph.row_offsets))
+    edges = reached_edges(part.graph, run.depth, -1, owned)
     sent = sum(run.flags.volume()) + run.totals.nbytes
     return Result({"depth": copied(run.depth[:owned]), "parent": parent}, levels, timer.ms, edges,
                   {"bytes_sent_per_iteration": sent})

@@ -5,14 +5,12 @@ thousands of levels pays for an exchange every ROUND_LEVELS levels, not
 every level (see RoundsBFS). _bfs_parts.run picks it where Part.runs_apart()."""
 import numpy
 
-from minigr.enactor import Problem, Result, Timer, problem
+from minigr.enactor import Problem, Result, Timer, problem, reached_edges
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, advance
 from minigr.partition import Border
-from minigr.transforms import Functor, scan_transform, transform
-
-from .bfs import REACHED_EDGES
+from minigr.transforms import Functor, transform
 
 ROUND_LEVELS = 32
 # A label packs (depth, the parent's user id), so one atomicMin keeps the
@@ -45,8 +43,7 @@ def run(part, source, *, loop="device"):
         rounds, _ = run.run_mode(loop, max(part.num_vertices, 1))
         depth, parent = run.unpack()
     owned = part.owned
-    _, edges = scan_transform(owned, Functor(REACHED_EDGES, filename="<bfs reached edges>", depth=depth,
-                                             row_offsets=part.graph.row_offsets))
+    edges = reached_edges(part.graph, depth, -1, owned)
     sent = run.labels.volume()[1] + run.totals.nbytes
     levels = int(run.deepest[0]) + 1
     return Result({"depth": depth, "parent": parent}, levels, timer.ms, edges,

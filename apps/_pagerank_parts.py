@@ -48,4 +48,4 @@ class PartitionedPageRank(PageRank):
 
     def reset(self, damping, tolerance, vectors, uniform):
         super().reset(damping, tolerance, vectors, uniform)
-        self.part.comm.allreduce(self.carried[0:1])
+        self.part.comm.allreduce(self.carried[1:2])  # the dangling rank

@@ -10,10 +10,10 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem
+from minigr.enactor import Problem, Result, Start, Timer, check_source, count_later, loop_mode, problem, reached_edges
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, lone_in_buckets_only, smallest_in_neighbour
-from minigr.transforms import DeviceCount, Functor, copied, scan_transform
+from minigr.transforms import DeviceCount, Functor, copied
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
 VISIT = dict(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;", apply="parent[dst] = src;")
@@ -40,20 +40,16 @@ NEXT_LEVEL = CHOOSE + """bool operator()() const {
     choose(size, frontier.level_edges(), size);
     return size > 0;
 }"""
-RESET = """void operator()(long long v) const {
-    depth[v] = v == root ? 0 : -1;
-    parent[v] = v == root ? root : -1;
-    if (v == 0) {
+# A run's start (minigr.enactor.Start): the source alone in the frontier, pushed.
+START_FRONTIER = """
         frontier.reset(root);
         direction[0] = 0;
         direction[1] = edges - (row_offsets[root + 1] - row_offsets[root]);
         direction[2] = 1;
-        direction[3] = 0;
-    }
-}"""
-REACHED_EDGES = """long long operator()(long long v) const {
-    return depth[v] >= 0 ? row_offsets[v + 1] - row_offsets[v] : 0;
-}"""
+        direction[3] = 0;"""
+START_VERTEX = """
+        depth[v] = v == root ? 0 : -1;
+        parent[v] = v == root ? root : -1;"""
 # Without levels (loop="async"): an in-neighbour's depth plus one; a parent is an in-neighbour one level up.
 HOP = "return label + 1;"
 HOPS_ABOVE = "return label + (unsigned)width;"
@@ -100,12 +96,11 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     mode = loop_mode(graph, loop, dense="persistent", relaxes=True)
     with Timer(graph.device) as timer:
         wait = run.queue_mode(mode, max(graph.num_vertices, 1), lambda: run.wait_relaxed_levels(source),
-                              run.starting(source))
+                              run.start(root=source))
         depth, parent = copied(run.depth), copied(run.parent)
         levels, _ = wait()
     return Result({"depth": depth, "parent": parent}, levels, timer.ms,
-                  count_later(graph, lambda: scan_transform(graph.num_vertices, Functor(
-                      REACHED_EDGES, filename="<bfs reached edges>", depth=depth, row_offsets=graph.row_offsets))[1]))
+                  count_later(graph, lambda: reached_edges(graph, depth, -1)))
 
 
 class BFS(Problem):
@@ -127,9 +122,9 @@ class BFS(Problem):
         self.settings = dict(frontier=self.frontier.view, direction=self.direction, local=numpy.int64(n),
                              n=numpy.int64(n if vertices is None else vertices), alpha=numpy.int64(ALPHA),
                              beta=numpy.int64(BETA))
-        self.start = Functor(RESET, filename="<bfs reset>", depth=self.depth, parent=self.parent,
-                             frontier=self.frontier.view, direction=self.direction, row_offsets=graph.row_offsets,
-                             root=numpy.int32(0), edges=numpy.int64(graph.num_edges))
+        self.start = Start("bfs", n, START_FRONTIER, START_VERTEX, depth=self.depth, parent=self.parent,
+                           frontier=self.frontier.view, direction=self.direction, row_offsets=graph.row_offsets,
+                           root=numpy.int32(0), edges=numpy.int64(graph.num_edges))
         self.start_loop(graph, self.level, self.next_level(), UNROLL, [self.frontier.overflow_check()])
         self.hop_width = BUCKET_HOPS if lone_in_buckets_only(graph) else None  # async
         self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>", name="bfs",
@@ -144,10 +139,6 @@ class BFS(Problem):
 
     def next_level(self):
         return Functor(NEXT_LEVEL, filename="<bfs next level>", **self.settings)
-
-    def starting(self, source):
-        """(items, functor): the transform a run from source begins with (its frontier too)."""
-        return self.graph.num_vertices, self.start.with_values(root=source)
 
     def wait_relaxed_levels(self, source):
         """loop="async": the levels, or None where the queue overflowed (then reset

@@ -16,7 +16,7 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_no_self_loops, loop_mode, problem
+from minigr.enactor import Problem, Result, Start, Timer, check_no_self_loops, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, advance, compute
@@ -28,11 +28,10 @@ from . import _kcore_references as references
 # them), vertices removed so far]
 SELECT = 2
 NONE = numpy.int64(2**62)
-RESET = """void operator()(long long v) const {
-    degree[v] = (int)(row_offsets[v + 1] - row_offsets[v]);
-    core[v] = -1;
-    if (v == 0) { state[0] = 0; state[1] = none; state[2] = n; state[3] = 0; }
-}"""
+START_STATE = "state[0] = 0; state[1] = none; state[2] = vertices; state[3] = 0;"  # minigr.enactor.Start
+START_VERTEX = """
+        degree[v] = (int)(row_offsets[v + 1] - row_offsets[v]);
+        core[v] = -1;"""
 # A removed vertex's neighbour dst loses a degree; the one that takes it from k + 1 to k appends dst.
 PEEL = dict(cond="""
     if (core[dst] >= 0 || atomicSub(&degree[dst], 1) != state[0] + 1) return false;
@@ -89,7 +88,7 @@ def kcore(graph, *, k=None, loop="auto"):
     with Timer(graph.device) as timer:
         run.frontier.reset()
         levels, _ = run.run_loop(loop_mode(graph, loop, dense="persistent"), 2 * graph.num_vertices + 1,
-                                 before=(graph.num_vertices, run.reset_op))
+                                 before=run.start())
     max_core = int(run.core.max())
     in_core = (run.core >= (max_core if k is None else k)).astype(numpy.int8)
     return Result({"core": copied(run.core), "in_core": in_core}, levels, timer.ms, run.peel.num_edges,
@@ -110,8 +109,8 @@ class Cores(Problem):
         self.state = xp.zeros(4, dtype=numpy.int64)
         self.frontier = Frontier(n, graph.device, capacity=n)
         arrays = dict(degree=self.degree, core=self.core, state=self.state)
-        self.reset_op = Functor(RESET, filename="<kcore reset>", row_offsets=simple.row_offsets, none=NONE,
-                                n=numpy.int64(n), **arrays)
+        self.start = Start("kcore", n, START_STATE, START_VERTEX, row_offsets=simple.row_offsets, none=NONE,
+                           **arrays)
         self.peel_op = AdvanceFunctor(**PEEL, filename="<kcore peel>", **arrays)
         self.least = Functor(LEAST_DEGREE, filename="<kcore least degree>", **arrays)
         self.select = Functor(SELECT_LEAST, filename="<kcore select>", frontier=self.frontier.view, **arrays)

@@ -12,58 +12,48 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_weights, distribution, problem
+from minigr.enactor import Result, Start, check_weights, distribution, problem
 from minigr.graph import to_host
 from minigr.operators import Pull, neighbor_reduce
-from minigr.power import check_iteration
+from minigr.power import PowerIteration, check_iteration
 from minigr.transforms import Functor, copied, transform
-from minigr.transforms.errors import MinigrError
 
 OUT_WEIGHT = "double operator()(int v, int u, long long edge) const { return weights[edge]; }"
 # One vertex's new rank from the sum of its in-neighbours' shares, pulled(v); returns its
-# L1 change and, dangling, its rank, to be summed (see NOT_CONVERGED). carried[0] is the
-# dangling rank of the ranks it starts from (inverse_out is 0 for dangling vertices).
+# L1 change and, dangling, its rank, to be summed (minigr.power keeps the sums in carried,
+# so carried[1] is the dangling rank of the ranks it starts from; inverse_out is 0 for
+# dangling vertices). settings = [tolerance, damping].
 # spread[0] and [1] mask v for teleport and dangling_weight: 0 when uniform (one value,
 # read at 0, so that the pass does not stream two arrays of n equal values), else all ones. Arithmetic is in double
 # whatever the vectors' dtype. Its loads come before its stores, which may alias them
 # for all the compiler knows, and rank[v] is stored only once its load is back: a store
 # meeting that load in flight made the pass 5x slower (grid_22, H100: 295 against 56 us).
 UPDATE = """minigr::Sums<2> operator()(long long v) const {
-    const double damping = settings[0], previous = rank[v], inverse = inverse_out[v];
-    const double next = damping * (pulled(v) + carried[0] * dangling_weight[v & spread[1]])
+    const double damping = settings[1], previous = rank[v], inverse = inverse_out[v];
+    const double next = damping * (pulled(v) + carried[1] * dangling_weight[v & spread[1]])
                         + (1 - damping) * teleport[v & spread[0]];
     share[v] = next * inverse;
     if (next != previous) rank[v] = next;
     return {fabs(next - previous), inverse == 0 ? next : 0.0};
 }"""
-# A run's start in one launch: every vertex its rank (given: already in rank) and share;
-# thread 0 also the settings, the uniform vectors' one value, the sums and carried, whose
-# dangling rank of the start ranks the host found (nothing else here reads what thread 0
-# writes). It replaces two launches (the settings, then a pass summing the dangling rank)
-# that replaced a dozen fills and copies.
-START = """void operator()(long long v) const {
-    if (v == 0) {
-        settings[0] = damping;
-        settings[1] = tolerance;
+# A run's start in one launch (minigr.enactor.Start; a part of a split graph may have no
+# vertices, and still sets the settings): every vertex its rank (given: already in rank) and
+# share; item 0 the settings, the uniform vectors' one value, the sums and carried, whose
+# dangling rank of the start ranks the host found. It replaces two launches (the settings,
+# then a pass summing the dangling rank) that replaced a dozen fills and copies.
+START_SETTINGS = """
+        settings[0] = tolerance;
+        settings[1] = damping;
         spread[0] = teleport_given ? -1 : 0;
         spread[1] = dangling_given ? -1 : 0;
         if (!teleport_given) teleport[0] = uniform;
         if (!dangling_given) dangling_weight[0] = uniform;
-        sums[0] = sums[1] = carried[1] = 0;
-        carried[0] = dangling_start;
-    }
-    if (v == vertices) return;  // a part of a split graph may have none, and still sets the settings
-    const double start = nstart_given ? (double)rank[v] : (double)uniform;
-    if (!nstart_given) rank[v] = uniform;
-    share[v] = start * inverse_out[v];
-}"""
-# After each iteration: carried = [dangling rank, L1 change] of its ranks, sums made 0 for the next.
-NOT_CONVERGED = """bool operator()() const {
-    carried[0] = sums[1];
-    carried[1] = sums[0];
-    sums[0] = sums[1] = 0;
-    return carried[1] >= settings[1];
-}"""
+        sums[0] = sums[1] = carried[0] = 0;
+        carried[1] = dangling_start;"""
+START_RANK = """
+        const double start = nstart_given ? (double)rank[v] : (double)uniform;
+        if (!nstart_given) rank[v] = uniform;
+        share[v] = start * inverse_out[v];"""
 
 
 def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personalization=None, nstart=None,
@@ -113,67 +103,51 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
     return iterate(run, graph, vectors, damping, tol, max_iter, loop)
 
 
+DAMPING = Option("damping", float, 0.85, "damping factor, in (0, 1) (default 0.85)",
+                 (lambda x: 0 < x < 1, "between 0 and 1, exclusive"))
+
+
 def check_settings(damping, tol, max_iter, dtype):
     """A MinigrError naming the setting that is out of range; else dtype as a numpy.dtype."""
-    if not 0 < damping < 1:
-        raise MinigrError(f"damping must lie strictly between 0 and 1, got {damping}")
-    check_iteration(tol, max_iter)
-    try:
-        checked = numpy.dtype(dtype)
-    except TypeError:
-        checked = None
-    if checked not in (numpy.float64, numpy.float32):
-        raise MinigrError(f"dtype must be float64 or float32, got {dtype!r}")
-    return checked
+    DAMPING.check(damping)
+    return check_iteration(tol, max_iter, dtype)
 
 
 def iterate(run, graph, vectors, damping, tol, max_iter, loop):
     """Runs a PageRank Problem to convergence: the Result of its graph's own
     vertices (graph: the Graph, or the Part that run is on)."""
     n = graph.num_vertices
-    with Timer(run.graph.device) as timer:
-        run.reset(damping, n * tol, vectors, 1.0 / n)
-        iterations, exhausted = run.run_loop(loop, max_iter)
-    if exhausted:
-        change = float(run.carried[1])
-        raise MinigrError(f"PageRank did not converge in {max_iter} iterations (L1 change {change:.3g}, "
-                          f"needed < {n * tol:.3g}); raise max_iter or tol")
-    return Result({"rank": copied(run.rank[:run.owned])}, iterations, timer.ms,
+    iterations, ms = run.converge(loop, max_iter, n * tol, reset=lambda: run.reset(damping, n * tol, vectors, 1.0 / n))
+    return Result({"rank": copied(run.rank[:run.owned])}, iterations, ms,
                   int(run.graph.row_offsets[run.owned]) * iterations)
 
 
-class PageRank(Problem):
+class PageRank(PowerIteration):
     name = "pagerank"
 
     def __init__(self, graph, weighted, dtype, owned=None):
         """owned: the vertices whose rank it computes, 0..owned-1 (default all);
-        dtype: the per-vertex vectors'."""
+        dtype: the per-vertex vectors'. sums = [L1 change, dangling rank]; settings =
+        [tolerance, damping], set by reset."""
+        super().__init__(graph, ("rank", "share", "teleport", "dangling_weight"), 2, 2, dtype)
         xp, n = graph.xp, graph.num_vertices
-        self.graph, self.owned = graph, n if owned is None else owned
-        self.rank, self.share, self.teleport, self.dangling_weight = (xp.empty(n, dtype) for _ in range(4))
+        self.owned = n if owned is None else owned
         self.pull = Pull(graph, self.share, weighted)  # sums float64: a float32 sum of a star's 500 did not converge
         self.spread = xp.zeros(2, numpy.int64)  # masks of teleport and dangling_weight's index: see UPDATE
-        self.sums, self.carried = xp.zeros(2), xp.zeros(2)  # [L1 change, dangling rank]; see NOT_CONVERGED
-        self.settings = xp.zeros(2)  # [damping, tolerance]: set by reset, read by the functors
         if weighted:
             out_weight = neighbor_reduce(graph, Functor(OUT_WEIGHT, filename="<pagerank out weight>",
                                                         weights=graph.weights))
         else:
             out_weight = graph.out_degrees().astype(numpy.float64)
         self.inverse_out = (xp.where(out_weight == 0, 0, 1) / xp.where(out_weight == 0, 1, out_weight)).astype(dtype)
-        self.update = Functor(UPDATE, filename="<pagerank update>", pulled=self.pull.total, carried=self.carried,
-                              rank=self.rank, share=self.share, inverse_out=self.inverse_out, teleport=self.teleport,
-                              dangling_weight=self.dangling_weight, spread=self.spread, settings=self.settings)
+        self.update = self.functor(UPDATE, "update", pulled=self.pull.total, carried=self.carried,
+                                   inverse_out=self.inverse_out, spread=self.spread)
         self.dangling_count = int((self.inverse_out[:self.owned] == 0).sum())  # owned dangling vertices (waits)
-        self.start = Functor(START, filename="<pagerank start>", rank=self.rank, share=self.share,
-                             inverse_out=self.inverse_out, settings=self.settings, spread=self.spread,
-                             teleport=self.teleport, dangling_weight=self.dangling_weight, sums=self.sums,
-                             carried=self.carried, damping=0.0, tolerance=0.0, uniform=dtype.type(0),
-                             dangling_start=0.0, vertices=numpy.int64(n), nstart_given=False, teleport_given=False,
-                             dangling_given=False)
-        self.start_loop(graph, self.iteration,
-                        Functor(NOT_CONVERGED, filename="<pagerank converged>", sums=self.sums,
-                                carried=self.carried, settings=self.settings))
+        self.start = Start("pagerank", n, START_SETTINGS, START_RANK, inverse_out=self.inverse_out, spread=self.spread,
+                           sums=self.sums, settings=self.settings, carried=self.carried, **self.vectors, damping=0.0,
+                           tolerance=0.0, uniform=dtype.type(0), dangling_start=0.0, nstart_given=False,
+                           teleport_given=False, dangling_given=False)
+        self.start_loop(self.iteration)
 
     def iteration(self):
         # The update in the pull's own kernel (each vertex's sum handed to it, the
@@ -198,7 +172,7 @@ class PageRank(Problem):
         else:  # waits
             owned = slice(0, self.owned)
             dangling_start = float(self.rank[owned][self.inverse_out[owned] == 0].sum(dtype=numpy.float64))
-        transform(max(self.graph.num_vertices, 1), self.start.with_values(
+        transform(*self.start(
             damping=damping, tolerance=tolerance, uniform=uniform, dangling_start=dangling_start,
             nstart_given=vectors["nstart"] is not None, teleport_given=vectors["personalization"] is not None,
             dangling_given=dangling is not None))
@@ -219,8 +193,7 @@ def _bench_case(label, tol, max_iter):
 APP = App(
     "pagerank", pagerank, "PageRank of every vertex (networkx's formula: dangling mass spread uniformly)", ("rank",),
     lambda graph, source, values, options: validate.check_pagerank(graph, values["rank"], **options),
-    options=(Option("damping", float, 0.85, "damping factor, in (0, 1) (default 0.85)",
-                    (lambda x: 0 < x < 1, "between 0 and 1, exclusive")),
+    options=(DAMPING,
              Option("tol", float, 1e-6, "stop when the L1 change is below V * tol (default 1e-6)", POSITIVE),
              Option("max_iter", int, 100, "most iterations (default 100)", ITERATIONS)),
     variants=({"weighted": False}, {"weighted": True}), partitioned="_pagerank_parts",

@@ -7,16 +7,15 @@ split again. The frontier form (delta=None) relaxes the out-edges of every
 improved vertex each iteration. Either loops on the device. loop="async"
 relaxes without rounds (minigr.operators.Relax); its iterations are the
 pairs it queued."""
-import argparse
 import math
-import numbers
 
 import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_source, count_later, loop_mode, problem, weight_summary
+from minigr.catalog import App, BenchCase, Option, PositiveOrWords, System
+from minigr.enactor import (Problem, Result, Start, Timer, check_source, count_later, loop_mode, problem, reached_edges,
+                            weight_summary)
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
 from minigr.transforms import Functor, copied
@@ -47,15 +46,12 @@ ASYNC_DELTA = 32
 PARENT = """int operator()(int v, int u, long long edge) const {
     return u != v && !isinf(dist[v]) && dist[u] + weights[edge] == dist[v] ? u : -1;
 }"""
-# A run's start: the source at 0 (root -1: none here), the rest unreached; the source alone in
-# the near bucket. Over max(n, 1) items.
-RESET = """void operator()(long long v) const {
-    if (v < n) dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);
-    if (v == 0) {
+# A run's start (minigr.enactor.Start): the source at 0 (root -1: none here), the rest
+# unreached; the source alone in the near bucket.
+START_BUCKETS = """
         origin[0] = root;
-        buckets.reset(root, delta);
-    }
-}"""
+        buckets.reset(root, delta);"""
+START_DISTANCE = "dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);"
 
 
 def sssp(graph, source, *, delta="auto", loop="auto"):
@@ -114,11 +110,9 @@ def settle(run, graph, source, delta, loop, adapt=False):
         iterations, exhausted = wait()
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
-    if mode != "async":  # async's iterations are buckets
-        run.last_iterations = iterations
-    owned, graph = run.owned, run.graph
+    owned = run.owned
     return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
-                  count_later(graph, lambda: int(graph.out_degrees()[:owned][graph.xp.isfinite(distance)].sum())))
+                  count_later(run.graph, lambda: reached_edges(run.graph, distance, numpy.inf, owned)))
 
 
 class SSSP(Problem):
@@ -127,7 +121,6 @@ class SSSP(Problem):
     def __init__(self, graph):
         xp, n = graph.xp, graph.num_vertices
         self.graph, self.owned = graph, n
-        self.last_iterations = None  # of the last level-synchronous run, for loop="auto" (see loop_mode)
         self.dist = xp.empty(n, dtype=numpy.float32)
         lowest, self.largest, self.mean = weight_summary(graph, "SSSP")  # read once per graph
         self.zero_weights = lowest == 0
@@ -137,8 +130,8 @@ class SSSP(Problem):
         self.buckets = Buckets(n, graph.device)
         self.relax = AdvanceFunctor(**RELAX_SPLIT, filename="<sssp relax>", dist=self.dist, weights=graph.weights,
                                     buckets=self.buckets.view)
-        self.start = Functor(RESET, filename="<sssp reset>", dist=self.dist, buckets=self.buckets.view,
-                             origin=self.origin, n=numpy.int64(n), delta=numpy.float64(1), root=numpy.int32(0))
+        self.start = Start("sssp", n, START_BUCKETS, START_DISTANCE, dist=self.dist, buckets=self.buckets.view,
+                           origin=self.origin, delta=numpy.float64(1), root=numpy.int32(0))
         self.distance = Functor(DISTANCE, filename="<sssp distance>", dist=self.dist)
         self.start_loop(graph, self.iteration, self.next_bucket(), UNROLL, self.buckets.overflow_checks())
         self.lengths = Relax(graph, self.dist.view(numpy.uint32), PATH_LENGTH, filename="<sssp path length>",
@@ -155,8 +148,7 @@ class SSSP(Problem):
     def starting(self, source, delta):
         """(items, functor): the transform a run from source begins with; source: a
         vertex id of this graph, or None (a part without it)."""
-        return max(self.graph.num_vertices, 1), self.start.with_values(root=-1 if source is None else source,
-                                                                      delta=delta)
+        return self.start(root=-1 if source is None else source, delta=delta)
 
     def wait_relaxed(self, source, width, adapt):
         """loop="async": the pairs queued, or None where the queue overflowed (then reset and loop): waits."""
@@ -179,28 +171,24 @@ class SSSP(Problem):
         return smallest_in_neighbour(self.graph, self.parent, out, own=self.origin)
 
 
+# --delta, a width: a number, 'auto' or 'none' (None, the frontier form), the CLI's and Python's
+WIDTH = PositiveOrWords({"auto": "auto", "none": None}, "a positive number, 'auto' or None (--delta none)")
+DELTA = Option("delta", WIDTH, "auto", "bucket width for delta-stepping: a number, 'auto' (the default) or 'none' "
+               "(the plain frontier form)", WIDTH.valid)
+
+
 def bucket_delta(delta, largest, num_vertices, num_edges):
     """The bucket width for the delta option (see sssp), given the largest
     weight and the size of the whole graph; "auto": 32 times the largest
     weight over the mean degree, which on the standard graphs (weights 1..64)
-    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23)."""
+    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23); a
+    MinigrError where delta is none of those (DELTA's limits)."""
+    delta = DELTA.check(delta)
     if delta is None:
         return math.inf
     if delta == "auto":
         return max(largest, 1e-30) * 32 * num_vertices / num_edges if num_edges else 1.0
-    if not (isinstance(delta, numbers.Real) and not isinstance(delta, bool) and delta > 0):  # NumPy numbers too
-        raise MinigrError(f"delta must be a positive number, 'auto' or None, got {delta!r}")
     return float(delta)
-
-
-def bucket_width(text):
-    """--delta's value: 'auto', 'none' (None: the frontier form) or a number."""
-    if text in ("auto", "none"):
-        return None if text == "none" else text
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, 'auto' or 'none', got {text!r}") from None
 
 
 ALTERNATIVES = (
@@ -212,10 +200,7 @@ ALTERNATIVES = (
 APP = App(
     "sssp", sssp, "single-source shortest paths: distance and parent of every vertex", ("distance", "parent"),
     lambda graph, source, values, options: validate.check_sssp(graph, source, values["distance"], values["parent"]),
-    options=(Option("delta", bucket_width, "auto", "bucket width for delta-stepping: a number, 'auto' (the default) "
-                    "or 'none' (the plain frontier form)",
-                    (lambda x: x in ("auto", None) or isinstance(x, numbers.Real) and not isinstance(x, bool)
-                     and math.isfinite(x) and x > 0, "a positive number, 'auto' or None (--delta none)")),),
+    options=(DELTA,),
     needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
     persistent=True, relaxes=True,
     bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", alt.close,

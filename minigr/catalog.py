@@ -71,6 +71,51 @@ KINDS = {bool: ((bool, numpy.bool_), "True or False"), int: (numbers.Integral, "
          float: (numbers.Real, "a number")}
 
 
+class PositiveOrWords:
+    """An Option's kind that takes a positive number or a word standing for another
+    value (SSSP's --delta: a width, 'auto' or 'none'). Called on the CLI's text, it
+    gives the value; `valid` is the Option's limits, for Python's values too.
+
+    Parameters
+    ----------
+    words : dict
+        The CLI's words -> the values they stand for: {"auto": "auto", "none": None}.
+    what : str
+        What a value must be, as the Option's errors say it.
+
+    Returns
+    -------
+    PositiveOrWords
+        ``kind(text)``: the value of the CLI's text (an argparse error where it is
+        neither a number nor a word); ``valid``: (test(value) -> bool, what).
+
+    Examples
+    --------
+    >>> from minigr.catalog import Option, PositiveOrWords
+    >>> width = PositiveOrWords({"auto": "auto", "none": None}, "a positive number, 'auto' or None")
+    >>> width("2.5"), width("none")
+    (2.5, None)
+    >>> Option("delta", width, "auto", "a bucket's width", width.valid).check(-1)
+    Traceback (most recent call last):
+    ...
+    minigr.transforms.errors.MinigrError: delta must be a positive number, 'auto' or None, got -1
+    """
+
+    def __init__(self, words, what):
+        self.words, values = words, tuple(words.values())
+        self.valid = (lambda x: x in values or isinstance(x, numbers.Real) and not isinstance(x, bool)
+                      and POSITIVE[0](x), what)
+
+    def __call__(self, text):
+        if text in self.words:
+            return self.words[text]
+        try:
+            return float(text)
+        except ValueError:
+            words = " or ".join(repr(word) for word in self.words)
+            raise argparse.ArgumentTypeError(f"expected a positive number, {words}, got {text!r}") from None
+
+
 @dataclasses.dataclass(frozen=True)
 class Option:
     """One of a primitive's own options: the app's keyword `name`, the CLI's

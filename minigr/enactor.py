@@ -10,7 +10,7 @@ import time
 
 import numpy
 
-from .transforms import Functor, transform
+from .transforms import Functor, scan_transform, transform
 from .transforms.errors import MinigrError
 from .transforms.loop import Loop, build_ms_total
 
@@ -68,6 +68,46 @@ def count_later(graph, count):
     return on_its_gpu
 
 
+_REACHED_EDGES = """long long operator()(long long v) const {
+    return label[v] != unreached ? row_offsets[v + 1] - row_offsets[v] : 0;
+}"""
+
+
+def reached_edges(graph, label, unreached, vertices=None):
+    """The out-edges of the vertices a traversal reached: its Result's edges (for MTEPS).
+    Counted by a functor's scan, not by CuPy calls, which CuPy would compile on their
+    first use (0.1 s each on an H100).
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph traversed.
+    label : array
+        The traversal's label of each vertex (of the first `vertices`): a depth, a distance.
+    unreached : number
+        The label of a vertex not reached (BFS's -1, SSSP's inf).
+    vertices : int, optional
+        Count the first this many vertices (a part's own); default every vertex.
+
+    Returns
+    -------
+    int
+        The sum of the reached vertices' out-degrees; waits for it.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> from minigr.enactor import reached_edges
+    >>> graph = minigr.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 0])
+    >>> depth = graph.xp.asarray([0, 1, -1], dtype="int32")
+    >>> reached_edges(graph, depth, -1)
+    3
+    """
+    count = Functor(_REACHED_EDGES, filename="<reached edges>", label=label, unreached=label.dtype.type(unreached),
+                    row_offsets=graph.row_offsets)
+    return scan_transform(graph.num_vertices if vertices is None else vertices, count)[1]
+
+
 _spare_events = threading.local()  # .pairs: {GPU id: [(start, stop) CUDA events a Timer may take]}
 
 
@@ -111,6 +151,7 @@ class Problem:
     functors, then call start_loop(graph, body, condition, unroll, checks) (see Loop)."""
 
     name = "primitive"
+    last_iterations = None  # of run_mode's last level-synchronous run, for loop_mode's last=
 
     def start_loop(self, graph, body, condition, unroll=1, checks=()):
         """The Loop of this Problem's iterations on `graph`, its persistent kernel as wide as the graph wants."""
@@ -131,9 +172,10 @@ class Problem:
         transform: the run's reset): "async" by relaxed() (its iterations, or None where
         its queue overflowed: then the persistent loop, reset again), else by its loop
         (see Loop.run). Returns wait(), which waits for the run: (iterations, limit
-        reached). What the caller queues before it (its results' copies) follows the
-        loop on the GPU with no host round trip between. Without relaxed (a part of a
-        partitioned graph), "async" is refused."""
+        reached); a run by the loop keeps its iterations in last_iterations. What the
+        caller queues before it (its results' copies) follows the loop on the GPU with
+        no host round trip between. Without relaxed (a part of a partitioned graph),
+        "async" is refused."""
         if where == "async" and relaxed is None:
             raise MinigrError("loop='async' runs on one device; a partitioned graph loops with 'device', "
                               "'persistent' or 'host'")
@@ -145,7 +187,13 @@ class Problem:
                 return lambda: (iterations, False)
             where = "persistent"
         self.loop.run(where, max_iterations, before)
-        return self.loop.wait_iterations
+        return self._wait_loop
+
+    def _wait_loop(self):
+        """The loop's wait (see queue_mode)."""
+        iterations, exhausted = self.loop.wait_iterations()
+        self.last_iterations = iterations
+        return iterations, exhausted
 
     def finish_loop(self, where, max_iterations, unfinished):
         """Runs a loop that its algorithm ends within max_iterations (see run_loop): its
@@ -155,6 +203,65 @@ class Problem:
         if exhausted:
             raise MinigrError(f"internal error: {unfinished} in {rounds} rounds")
         return rounds
+
+
+_START = """void operator()(long long v) const {{
+    if (v == 0) {{{first}
+    }}
+    if (v < vertices) {{{each}
+    }}
+}}"""
+
+
+class Start:
+    """A run's start in one transform over max(n, 1) items: item 0 sets the run's scalars
+    (sizes, settings, a frontier's first vertex), and every vertex its own state; one
+    launch where a fill or copy each would take one (a step of the persistent kernel
+    where Loop.run takes it as before=), and none of the CuPy calls that CuPy would
+    compile on their first use (0.1 s each on an H100). A graph of no vertices still
+    sets the scalars.
+
+    Parameters
+    ----------
+    name : str
+        The primitive's name, for the functor's ("<name start>").
+    n : int
+        The vertices.
+    first : str
+        C++ statements of item 0. Nothing in `each` may read what they write.
+    each : str
+        C++ statements on vertex ``v`` (long long), for v < n.
+    **captures
+        The functor's captures (see Functor), ``vertices`` (n) given; scalars a run
+        sets get their values from each call.
+
+    Returns
+    -------
+    Start
+        Called with scalars' values (as Functor.with_values takes them), ``(items, functor)``:
+        the transform of one run's start, for ``transform(*start(...))`` or Loop.run's before=.
+
+    Examples
+    --------
+    >>> import numpy
+    >>> from minigr.enactor import Start
+    >>> from minigr.transforms import array_module, resolve_device, transform
+    >>> xp = array_module(resolve_device())
+    >>> depth, size = xp.empty(4, dtype="int32"), xp.empty(1, dtype="int64")
+    >>> start = Start("demo", 4, "size[0] = 1;", "depth[v] = v == root ? 0 : -1;", depth=depth, size=size,
+    ...               root=numpy.int32(0))
+    >>> transform(*start(root=2))
+    >>> depth.tolist(), size.tolist()
+    ([-1, -1, 0, -1], [1])
+    """
+
+    def __init__(self, name, n, first, each, **captures):
+        self.items = max(n, 1)
+        self.functor = Functor(_START.format(first=first, each=each), filename=f"<{name} start>",
+                               vertices=numpy.int64(n), **captures)
+
+    def __call__(self, **values):
+        return self.items, self.functor.with_values(**values)
 
 
 # loop="auto" takes the async form (minigr.operators.Relax) of a primitive that has one where no
@@ -184,9 +291,10 @@ def loop_mode(graph, loop, dense="device", relaxes=False, last=None):
     0.27), and where a vertex has many paths of a few hops it is corrected
     again and again (rgg_n22, at most 37 edges: BFS 74 ms against 10.4).
     last: the iterations of the primitive's last level-synchronous run on this
-    graph, where there was one: the size of its levels, which the degrees only
-    guess at, then decides: the persistent kernel where they settled under
-    SMALL_ITERATION (4096) vertices an iteration on average, else `dense`.
+    graph, where there was one (its Problem's last_iterations): the size of its
+    levels, which the degrees only guess at, then decides: the persistent kernel
+    where they settled under SMALL_ITERATION (4096) vertices an iteration on
+    average, else `dense`.
     SSSP, persistent against CUDA graph, ms (vertices an iteration): rgg_n22
     28.7 / 33.6 (1497), rgg_20 10.9 / 13.8 (726), kron scale 14 0.32 / 0.36
     (1489); kron scale 16 0.55 / 0.43 (6554), kron_s21_e16 6.3 / 4.8 (161k),
@@ -324,5 +432,6 @@ def problem(graph, key, make):
     return found
 
 
-__all__ = ["Loop", "Problem", "Result", "Timer", "check_no_self_loops", "check_source", "check_undirected",
-           "check_weights", "count_later", "distribution", "loop_mode", "per_vertex", "problem", "weight_summary"]
+__all__ = ["Loop", "Problem", "Result", "Start", "Timer", "check_no_self_loops", "check_source", "check_undirected",
+           "check_weights", "count_later", "distribution", "loop_mode", "per_vertex", "problem", "reached_edges",
+           "weight_summary"]

@@ -86,6 +86,20 @@ def test_option_checks():
         width.check(float("inf"))
 
 
+
+def test_positive_or_words():
+    """A kind of positive numbers or words: the CLI's text read, Python's values (NumPy's too) checked."""
+    import argparse
+    kind = catalog.PositiveOrWords({"all": -1, "half": "half"}, "a positive number, 'all' or 'half'")
+    width = Option("width", kind, "half", "", kind.valid)
+    assert kind("all") == -1 and kind("half") == "half" and kind("0.5") == 0.5
+    assert width.check(-1) == -1 and width.check("half") == "half" and width.check(numpy.float32(2)) == 2.0
+    with pytest.raises(argparse.ArgumentTypeError, match="expected a positive number, 'all' or 'half', got 'x'"):
+        kind("x")
+    for wrong in (0, -2, float("inf"), float("nan"), True, numpy.bool_(True), "all", None):
+        with pytest.raises(MinigrError, match="width must be a positive number, 'all' or 'half', got "):
+            width.check(wrong)
+
 def test_list_options():
     """Lists of vertex ids or pairs: read from the CLI's text, checked in Python (arrays too)."""
     import argparse
