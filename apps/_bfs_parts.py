@@ -3,7 +3,7 @@ operators and functors on the part, with flags of the border vertices
 reached exchanged after each level (see PartitionedBFS)."""
 import numpy
 
-from minigr.enactor import Result, Timer, check_source, problem, reached_edges
+from minigr.enactor import Result, Timer, check_source, problem, wait_reached_edges
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.partition import Border, BorderFlags
 from minigr.transforms import Functor, copied, transform
@@ -31,7 +31,7 @@ def run(part, source, *, idempotent=False, loop="device"):
         levels, _ = run.run_mode(loop, max(part.num_vertices, 1))
         parent = run.parents()
     owned = part.owned
-    edges = reached_edges(part.graph, run.depth, -1, owned)
+    edges = wait_reached_edges(part.graph, run.depth, -1, owned)
     sent = sum(run.flags.volume()) + run.totals.nbytes
     return Result({"depth": copied(run.depth[:owned]), "parent": parent}, levels, timer.ms, edges,
                   {"bytes_sent_per_iteration": sent})

@@ -5,7 +5,7 @@ thousands of levels pays for an exchange every ROUND_LEVELS levels, not
 every level (see RoundsBFS). _bfs_parts.run picks it where Part.runs_apart()."""
 import numpy
 
-from minigr.enactor import Problem, Result, Timer, problem, reached_edges
+from minigr.enactor import Problem, Result, Timer, problem, wait_reached_edges
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, advance
@@ -43,7 +43,7 @@ def run(part, source, *, loop="device"):
         rounds, _ = run.run_mode(loop, max(part.num_vertices, 1))
         depth, parent = run.unpack()
     owned = part.owned
-    edges = reached_edges(part.graph, depth, -1, owned)
+    edges = wait_reached_edges(part.graph, depth, -1, owned)
     sent = run.labels.volume()[1] + run.totals.nbytes
     levels = int(run.deepest[0]) + 1
     return Result({"depth": depth, "parent": parent}, levels, timer.ms, edges,

@@ -14,8 +14,8 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, PositiveOrWords, System
-from minigr.enactor import (Problem, Result, Start, Timer, check_source, count_later, loop_mode, problem, reached_edges,
-                            weight_summary)
+from minigr.enactor import (Problem, Result, Start, Timer, check_source, count_later, loop_mode, problem,
+                            wait_reached_edges, weight_summary)
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
 from minigr.transforms import Functor, copied
@@ -112,7 +112,7 @@ def settle(run, graph, source, delta, loop, adapt=False):
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
     owned = run.owned
     return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
-                  count_later(run.graph, lambda: reached_edges(run.graph, distance, numpy.inf, owned)))
+                  count_later(run.graph, lambda: wait_reached_edges(run.graph, distance, numpy.inf, owned)))
 
 
 class SSSP(Problem):

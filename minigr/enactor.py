@@ -73,7 +73,7 @@ _REACHED_EDGES = """long long operator()(long long v) const {
 }"""
 
 
-def reached_edges(graph, label, unreached, vertices=None):
+def wait_reached_edges(graph, label, unreached, vertices=None):
     """The out-edges of the vertices a traversal reached: its Result's edges (for MTEPS).
     Counted by a functor's scan, not by CuPy calls, which CuPy would compile on their
     first use (0.1 s each on an H100).
@@ -97,10 +97,10 @@ def reached_edges(graph, label, unreached, vertices=None):
     Examples
     --------
     >>> import minigr
-    >>> from minigr.enactor import reached_edges
+    >>> from minigr.enactor import wait_reached_edges
     >>> graph = minigr.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 0])
     >>> depth = graph.xp.asarray([0, 1, -1], dtype="int32")
-    >>> reached_edges(graph, depth, -1)
+    >>> wait_reached_edges(graph, depth, -1)
     3
     """
     count = Functor(_REACHED_EDGES, filename="<reached edges>", label=label, unreached=label.dtype.type(unreached),
@@ -433,5 +433,5 @@ def problem(graph, key, make):
 
 
 __all__ = ["Loop", "Problem", "Result", "Start", "Timer", "check_no_self_loops", "check_source", "check_undirected",
-           "check_weights", "count_later", "distribution", "loop_mode", "per_vertex", "problem", "reached_edges",
+           "check_weights", "count_later", "distribution", "loop_mode", "per_vertex", "problem", "wait_reached_edges",
            "weight_summary"]
