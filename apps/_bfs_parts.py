@@ -3,7 +3,8 @@ operators and functors on the part, with flags of the border vertices
 reached exchanged after each level (see PartitionedBFS)."""
 import numpy
 
-from minigr.enactor import Result, Timer, check_source, problem, wait_reached_edges
+from minigr.arguments import check_source
+from minigr.enactor import Result, Timer, problem, wait_reached_edges
 from minigr.frontier import HEADER as FRONTIER_HEADER
 from minigr.partition import Border, BorderFlags
 from minigr.transforms import Functor, copied, transform

@@ -3,7 +3,8 @@ app's pull on the part, owners' shares sent to the proxies before each
 iteration (see PartitionedPageRank)."""
 import numpy
 
-from minigr.enactor import Result, check_weights, distribution, problem
+from minigr.arguments import check_weights, distribution
+from minigr.enactor import Result, problem
 from minigr.partition import Border
 
 from .pagerank import PageRank, check_settings, iterate

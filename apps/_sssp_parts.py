@@ -6,7 +6,8 @@ import dataclasses
 
 import numpy
 
-from minigr.enactor import check_source, problem
+from minigr.arguments import check_source
+from minigr.enactor import problem
 from minigr.partition import Border
 from minigr.transforms import Functor, transform
 

@@ -9,9 +9,9 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
+from minigr.arguments import check_source
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import (Problem, Result, Start, Timer, check_source, count_later, loop_mode, problem,
-                            wait_reached_edges)
+from minigr.enactor import Problem, Result, Start, Timer, count_later, loop_mode, problem, wait_reached_edges
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, lone_in_buckets_only, smallest_in_neighbour
 from minigr.transforms import DeviceCount, Functor, copied

@@ -13,8 +13,9 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
+from minigr.arguments import check_undirected
 from minigr.catalog import SEED_WORD, App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_undirected, problem
+from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
 from minigr.generators import SHUFFLE32, seed_word
 from minigr.operators import compute, select_edges

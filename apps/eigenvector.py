@@ -3,8 +3,9 @@ power iteration x <- (A^T + I) x over its 2-norm, each vertex pulling its
 in-neighbours' values with neighbor_reduce (the identity keeps bipartite
 graphs from oscillating), from nstart (default uniform), until the L1 change
 is below n * tol. The iterations loop on the device."""
+from minigr.arguments import check_weights, distribution
 from minigr.catalog import ITERATIONS, POSITIVE, App, Option
-from minigr.enactor import Result, check_weights, distribution, problem
+from minigr.enactor import Result, problem
 from minigr.operators import Pull
 from minigr.power import PowerIteration, check_iteration
 from minigr.transforms import copied, transform

@@ -6,8 +6,9 @@ hubs are scaled to a largest value of 1, until their L1 change is below tol;
 then, normalized, each vector is scaled to sum 1. The iterations loop on the
 device."""
 from minigr import alternatives as alt
+from minigr.arguments import check_weights, distribution
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
-from minigr.enactor import Result, check_weights, distribution, problem
+from minigr.enactor import Result, problem
 from minigr.operators import Pull, gather, neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration
 from minigr.transforms import copied, transform

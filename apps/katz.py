@@ -4,8 +4,9 @@ neighbor_reduce, from nstart (default zeros), until the L1 change is below
 n * tol; then, normalized, x over its 2-norm. It converges when alpha is
 below 1 / (the adjacency's largest eigenvalue). The iterations loop on the
 device."""
+from minigr.arguments import check_weights, per_vertex
 from minigr.catalog import ITERATIONS, POSITIVE, App, Option
-from minigr.enactor import Result, check_weights, per_vertex, problem
+from minigr.enactor import Result, problem
 from minigr.operators import Pull
 from minigr.power import PowerIteration, check_iteration
 from minigr.transforms import copied, transform

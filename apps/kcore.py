@@ -15,8 +15,9 @@ needed gets a count of 0), so the peeling loops there."""
 import numpy
 
 from minigr import alternatives as alt
+from minigr.arguments import check_no_self_loops
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Start, Timer, check_no_self_loops, loop_mode, problem
+from minigr.enactor import Problem, Result, Start, Timer, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, advance, compute

@@ -15,8 +15,9 @@ joins the next level. The levels loop on the device."""
 import numpy
 
 from minigr import alternatives as alt
+from minigr.arguments import check_no_self_loops, check_undirected
 from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_no_self_loops, check_undirected, problem
+from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
 from minigr.operators import intersect_neighbors
 from minigr.transforms import Functor, intersect_transform, transform

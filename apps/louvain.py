@@ -16,9 +16,10 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
+from minigr.arguments import check_undirected, check_weights
 from minigr.catalog import NON_NEGATIVE, SEED_WORD, App, BenchCase, Option, System
 from minigr.contract import contract
-from minigr.enactor import Problem, Result, Timer, check_undirected, check_weights
+from minigr.enactor import Problem, Result, Timer
 from minigr.generators import SPLITMIX, seed_word
 from minigr.operators import NeighborGroups, neighbor_reduce, reduce_vertices
 from minigr.transforms import Functor, transform

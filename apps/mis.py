@@ -11,8 +11,9 @@ loop on the device."""
 import numpy
 
 from minigr import alternatives as alt
+from minigr.arguments import check_undirected
 from minigr.catalog import SEED_WORD, App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Timer, check_undirected, problem
+from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
 from minigr.generators import SPLITMIX, seed_word
 from minigr.graph import to_host

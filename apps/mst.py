@@ -13,8 +13,9 @@ without; self-loops never join a forest; of duplicate edges the lightest can."""
 import numpy
 
 from minigr import alternatives as alt
+from minigr.arguments import check_undirected
 from minigr.catalog import App, BenchCase, System
-from minigr.enactor import Problem, Result, Timer, check_undirected, problem
+from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import neighbor_reduce
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError

@@ -11,8 +11,9 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
+from minigr.arguments import check_weights, distribution
 from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
-from minigr.enactor import Result, Start, check_weights, distribution, problem
+from minigr.enactor import Result, Start, problem
 from minigr.graph import to_host
 from minigr.operators import Pull, neighbor_reduce
 from minigr.power import PowerIteration, check_iteration

@@ -12,8 +12,9 @@ coefficients."""
 import numpy
 
 from minigr import alternatives as alt
+from minigr.arguments import check_undirected
 from minigr.catalog import PAIRS, App, BenchCase, Option, System, vertex_pairs
-from minigr.enactor import Problem, Result, Timer, check_undirected, problem
+from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import intersect_neighbors
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError

@@ -13,9 +13,9 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
+from minigr.arguments import check_source, weight_summary
 from minigr.catalog import App, BenchCase, Option, PositiveOrWords, System
-from minigr.enactor import (Problem, Result, Start, Timer, check_source, count_later, loop_mode, problem,
-                            wait_reached_edges, weight_summary)
+from minigr.enactor import Problem, Result, Start, Timer, count_later, loop_mode, problem, wait_reached_edges
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
 from minigr.transforms import Functor, copied

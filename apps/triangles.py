@@ -13,8 +13,9 @@ edges then adds each edge's shares to its two ends."""
 import numpy
 
 from minigr import alternatives as alt
+from minigr.arguments import check_undirected
 from minigr.catalog import App, BenchCase, System
-from minigr.enactor import Problem, Result, Timer, check_undirected, problem
+from minigr.enactor import Problem, Result, Timer, problem
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, advance, intersect_neighbors
 from minigr.transforms import Functor, copied

@@ -13,7 +13,7 @@ import tempfile
 import numpy as np
 
 from . import __version__, apps, io
-from .enactor import check_source
+from .arguments import check_source
 from .graph import to_host
 from .reorder import METHODS
 from .transforms.backend import gpu_unavailable_reason, resolve_device

@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from .enactor import check_source
+from .arguments import check_source
 from .graph import to_host
 from .transforms.errors import MinigrError
 
