@@ -86,7 +86,6 @@ def test_option_checks():
         width.check(float("inf"))
 
 
-
 def test_positive_or_words():
     """A kind of positive numbers or words: the CLI's text read, Python's values (NumPy's too) checked."""
     import argparse
@@ -99,6 +98,7 @@ def test_positive_or_words():
     for wrong in (0, -2, float("inf"), float("nan"), True, numpy.bool_(True), "all", None):
         with pytest.raises(MinigrError, match="width must be a positive number, 'all' or 'half', got "):
             width.check(wrong)
+
 
 def test_list_options():
     """Lists of vertex ids or pairs: read from the CLI's text, checked in Python (arrays too)."""
