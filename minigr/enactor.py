@@ -202,10 +202,15 @@ class Problem:
         return rounds
 
 
+# Each fragment numbered from its own first line, as compile errors name it ("<bfs start> each:2").
 _START = """void operator()(long long v) const {{
-    if (v == 0) {{{first}
+    if (v == 0) {{
+#line 1 "{name} first"
+{first}
     }}
-    if (v < vertices) {{{each}
+    if (v < vertices) {{
+#line 1 "{name} each"
+{each}
     }}
 }}"""
 
@@ -225,9 +230,10 @@ class Start:
     n : int
         The vertices.
     first : str
-        C++ statements of item 0. Nothing in `each` may read what they write.
+        C++ statements of item 0. Nothing in `each` may read what they write. Compile
+        errors name them ``<name start> first`` and their line.
     each : str
-        C++ statements on vertex ``v`` (long long), for v < n.
+        C++ statements on vertex ``v`` (long long), for v < n (``<name start> each``).
     **captures
         The functor's captures (see Functor), ``vertices`` (n) given; scalars a run
         sets get their values from each call.
@@ -254,7 +260,8 @@ class Start:
 
     def __init__(self, name, n, first, each, **captures):
         self.items = max(n, 1)
-        self.functor = Functor(_START.format(first=first, each=each), filename=f"<{name} start>",
+        filename = f"<{name} start>"
+        self.functor = Functor(_START.format(name=filename, first=first, each=each), filename=filename,
                                vertices=numpy.int64(n), **captures)
 
     def __call__(self, **values):

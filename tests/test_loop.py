@@ -380,3 +380,17 @@ def test_persistent_runs_reset_with_their_own_source():
         for run, key in ((bfs, "depth"), (sssp, "distance"), (sssp, "parent")):
             numpy.testing.assert_array_equal(to_host(getattr(run(graph, source, loop="persistent"), key)),
                                              to_host(getattr(run(graph, source, loop="host"), key)), err_msg=key)
+
+
+@pytest.mark.parametrize("fragment, line", [("first", 3), ("each", 2)])
+def test_start_compile_errors_name_the_fragment_and_its_line(fragment, line):
+    """A run's start (enactor.Start) is two fragments of C++: an error names the one it is in
+    and the line of that fragment, as the user wrote it."""
+    from minigr.enactor import Start
+    from minigr.transforms import CompileError
+    depth = numpy.zeros(4, numpy.int32)
+    fragments = {"first": "\n        depth[0] = 1;", "each": "\n        depth[v] = 0;"}
+    fragments[fragment] = "\n".join([""] + ["        depth[0] = 1;"] * (line - 2) + ["        depth[v] = udeclared;"])
+    start = Start("demo", 4, fragments["first"], fragments["each"], depth=depth)
+    with pytest.raises(CompileError, match=rf"<demo start> {fragment}:{line}:.*udeclared"):
+        transform(*start())
