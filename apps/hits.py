@@ -86,6 +86,7 @@ class HITS(PowerIteration):
             to_hubs()
             reduce_vertices(graph, largest, reduce="max", out=self.sums[1:2])
             transform(graph.num_vertices, update, sums=self.sums[0:1])
+        graph.vertex_partition()  # reduce_vertices' own, made before the loop captures it
         self.start_loop(iteration)
 
 

@@ -56,7 +56,6 @@ class PowerIteration(Problem):
         for name, array in self.vectors.items():
             setattr(self, name, array)
         self.sums, self.settings, self.carried = xp.zeros(sums), xp.zeros(settings), xp.zeros(sums)
-        graph.vertex_partition()
 
     def functor(self, source, what, **captures):
         """A Functor of `source` that sees every vector, sums and settings by name."""
