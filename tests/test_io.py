@@ -214,6 +214,9 @@ def test_missing_file_and_unknown_type(tmp_path):
         load(tmp_path / "nope.mtx", device="cpu")
     with pytest.raises(MinigrError, match=r"g.csv: unknown file type; load takes .*\.el"):
         load(write(tmp_path / "g.csv", "0,1\n"), device="cpu")
+    (tmp_path / "roads.mtx").mkdir()
+    with pytest.raises(MinigrError, match=r"roads.mtx is a folder; give the graph file in it"):
+        load(tmp_path / "roads.mtx", device="cpu")
 
 
 def test_directed_option(tmp_path):

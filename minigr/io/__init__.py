@@ -112,6 +112,8 @@ def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
 def _reader(path):
     """The text reader for `path` by its name (None for a .mgr binary); MinigrError for
     missing files and other names."""
+    if os.path.isdir(path):
+        raise MinigrError(f"{path} is a folder; give the graph file in it, or a generator spec")
     if not os.path.isfile(path):
         raise MinigrError(f"{path}: no such file; load takes {ACCEPTED}")
     name = path.lower()
