@@ -239,7 +239,7 @@ def _check_numbers(app, options, args):
         raise MinigrError(f"--gpus must be at least 1, got {args.gpus}")
     app.check_options(options, cli=True)
     if args.output is not None:
-        _check_writable(args.output)
+        _check_writable(args.output, args.graph)
 
 
 def _source(graph, args):
@@ -317,15 +317,18 @@ def _summary(records, facts, args):
     print("\n".join(lines))
 
 
-def _check_writable(path):
-    """Refuse an --output path that cannot be written, before any work: an empty name, a
-    folder, a missing or read-only folder (tried with a temporary file), a special file
-    (/dev/null, a FIFO) not writable."""
+def _check_writable(path, graph):
+    """Refuse an --output path that cannot be written, before any work: an empty name, the
+    input graph's own file (graph: as the user gave it), a folder, a missing or read-only
+    folder (tried with a temporary file), a special file (/dev/null, a FIFO) not writable."""
     if not path:
         raise MinigrError("--output needs a file name, got an empty one")
     if _standard_stream(path):
         return
     target = _output_target(path)
+    if os.path.isfile(target) and os.path.isfile(graph) and os.path.samefile(target, graph):
+        raise MinigrError(f"--output {path} is the input graph {graph}: writing the results there would destroy "
+                          "it; give another file name")
     if os.path.isdir(target):
         raise MinigrError(f"--output {path} is a folder; give a file name")
     if os.path.exists(target) and not os.path.isfile(target):

@@ -156,6 +156,20 @@ def test_output_folder_checked_first(capsys, tmp_path):
         f"--output {tmp_path} is a folder; give a file name")
 
 
+def test_output_is_never_the_input_graph(capsys, directed_file, tmp_path):
+    """Results written over the graph they came from would destroy it: refused, through a link or
+    another name of the same file too, and the file is left as it was."""
+    before = open(directed_file).read()
+    link, other_name = tmp_path / "link.txt", tmp_path / "hard.txt"
+    os.symlink(directed_file, link)
+    os.link(directed_file, other_name)
+    for output in (directed_file, str(link), str(other_name)):
+        assert error_of(capsys, ["bfs", directed_file, "--output", output]) == (
+            f"--output {output} is the input graph {directed_file}: writing the results there would destroy it; "
+            "give another file name")
+    assert open(directed_file).read() == before
+
+
 @pytest.mark.skipif(gpu_available(), reason="needs a machine without a GPU")
 def test_gpu_asked_for_where_there_is_none(capsys):
     assert error_of(capsys, ["bfs", "kron:scale=4", "--device", "gpu"]).startswith(
