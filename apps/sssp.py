@@ -62,8 +62,8 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     source : int
         The start vertex.
     delta : float, 'auto' or None, default 'auto'
-        Delta-stepping's bucket width; 'auto': 32 times the largest weight over the mean
-        degree (measured on the standard graphs), or with loop='async' a width that adapts
+        Delta-stepping's bucket width; 'auto': BUCKET_WEIGHTS (64) times the largest weight
+        over the mean degree (measured on the standard graphs), or with loop='async' a width that adapts
         to the work each bucket queued; None: the frontier form (one bucket of infinite width).
 
     Returns
@@ -177,17 +177,25 @@ DELTA = Option("delta", WIDTH, "auto", "bucket width for delta-stepping: a numbe
                "(the plain frontier form)", WIDTH.valid)
 
 
+# delta="auto": this many times the largest weight over the mean degree. Persistent SSSP, H100,
+# 2026-11-27, weights 1..64, ms with 16 / 32 / 64 / 128 / 256 (.devrun/deltasweep.py): rgg_n22 28.6 /
+# 26.9 / 26.8 / 29.6 / 41.4, rgg scale 20 12.4 / 11.0 / 10.8 / 11.4 / 13.0, rgg scale 18 4.93 / 4.32 /
+# 4.02 / 4.14 / 4.55, grid_22 32.7 / 28.0 / 25.1 / 25.7 / 30.8, kron_s21_e16 5.50 / 4.63 / 4.41 / 4.44 /
+# 4.43, kron scale 18 1.17 / 0.98 / 0.93 / 0.93 / 0.86, kron scale 12 0.230 / 0.201 / 0.191 / 0.190 /
+# 0.176: 64 is within 9% of the best of these everywhere (32, the width before, up to 14% behind).
+BUCKET_WEIGHTS = 64
+
+
 def bucket_delta(delta, largest, num_vertices, num_edges):
     """The bucket width for the delta option (see sssp), given the largest
-    weight and the size of the whole graph; "auto": 32 times the largest
-    weight over the mean degree, which on the standard graphs (weights 1..64)
-    is within 10% of the best of widths 8 to 1024 (H100, 2026-11-23); a
-    MinigrError where delta is none of those (DELTA's limits)."""
+    weight and the size of the whole graph; "auto": BUCKET_WEIGHTS times the
+    largest weight over the mean degree; a MinigrError where delta is none
+    of those (DELTA's limits)."""
     delta = DELTA.check(delta)
     if delta is None:
         return math.inf
     if delta == "auto":
-        return max(largest, 1e-30) * 32 * num_vertices / num_edges if num_edges else 1.0
+        return max(largest, 1e-30) * BUCKET_WEIGHTS * num_vertices / num_edges if num_edges else 1.0
     return float(delta)
 
 
