@@ -63,8 +63,9 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
         The start vertex.
     delta : float, 'auto' or None, default 'auto'
         Delta-stepping's bucket width; 'auto': BUCKET_WEIGHTS (64) times the largest weight
-        over the mean degree (measured on the standard graphs), or with loop='async' a width that adapts
-        to the work each bucket queued; None: the frontier form (one bucket of infinite width).
+        over the mean degree (measured on the standard graphs), or with loop='async' a width
+        that adapts to the work each bucket queued; None: the frontier form (one bucket of
+        infinite width).
 
     Returns
     -------
