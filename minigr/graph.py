@@ -554,6 +554,8 @@ def _vertex_count(n, *id_arrays):
     """The vertex count: `n` checked, or the largest id + 1."""
     if n is None:
         n = max((int(ids.max()) + 1 for ids in id_arrays if ids.size), default=0)
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral):  # int(2.5) would drop a vertex
+        raise MinigrError(f"num_vertices must be an integer, got {n!r}")
     if n < 0:
         raise MinigrError(f"num_vertices must be >= 0, got {n}")
     if n > MAX_VERTICES:
