@@ -539,11 +539,11 @@ def check_csr(xp, row_offsets, col_indices):
         raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
     if int(row_offsets[0]) != 0:
         raise MinigrError(f"row_offsets must start at 0, got {int(row_offsets[0])}")
-    counts = xp.diff(row_offsets)
-    if bool((counts < 0).any()):
-        row = int(xp.flatnonzero(counts < 0)[0])
+    decreasing = row_offsets[1:] < row_offsets[:-1]  # compared, not subtracted: unsigned differences wrap around
+    if bool(decreasing.any()):
+        row = int(xp.flatnonzero(decreasing)[0])
         raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
-                          f"count ({int(counts[row])})")
+                          f"count ({int(row_offsets[row + 1]) - int(row_offsets[row])})")
     if int(row_offsets[-1]) != len(col_indices):
         raise MinigrError(f"row_offsets ends at {int(row_offsets[-1])} but col_indices has "
                           f"{len(col_indices)} entries; they must be equal")

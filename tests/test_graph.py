@@ -108,6 +108,8 @@ def test_undirected_requires_symmetric_edges():
     (lambda: Graph.from_csr([1, 2], [0, 0], device="cpu"), "must start at 0, got 1"),
     (lambda: Graph.from_csr([0, 2, 1, 2], [0, 1], device="cpu"),
      r"row 1 has a negative count \(-1\)"),
+    (lambda: Graph.from_csr(np.array([0, 2**63, 1], np.uint64), [0], device="cpu"),  # crashed the process
+     r"row 1 has a negative count \(-9223372036854775807\)"),
     (lambda: Graph.from_csr([0, 1, 3], [0, 1], device="cpu"),
      "ends at 3 but col_indices has 2 entries"),
     (lambda: Graph.from_csr([0, 1, 2], [0, 2], device="cpu"),
