@@ -333,6 +333,8 @@ class Graph:
         >>> graph.num_edges, graph.directed
         (4, False)
         """
+        check_flags(directed=directed, symmetrize=symmetrize, remove_self_loops=remove_self_loops,
+                    remove_duplicates=remove_duplicates)
         device = resolve_device(device)
         xp = array_module(device)
         src, dst = _id_array(src, "src", xp), _id_array(dst, "dst", xp)
@@ -375,6 +377,7 @@ class Graph:
         >>> graph.col_indices.tolist()
         [1, 2, 0]
         """
+        check_flags(directed=directed)
         device = resolve_device(device)
         xp = array_module(device)
         row_offsets = _id_array(row_offsets, "row_offsets", xp)
@@ -414,6 +417,7 @@ class Graph:
         >>> graph.num_edges, graph.weights.tolist()
         (1, [2.0])
         """
+        check_flags(weighted=weighted)
         rows, cols = matrix.shape
         if rows != cols:
             raise MinigrError(f"an adjacency matrix must be square, got {rows} x {cols}")
@@ -561,6 +565,14 @@ def _vertex_count(n, *id_arrays):
     if n > MAX_VERTICES:
         raise MinigrError(f"{n} vertices do not fit int32 column indices (max {MAX_VERTICES})")
     return int(n)
+
+
+def check_flags(**flags):
+    """A MinigrError naming the first of `flags` that is not True or False: a string such as
+    'no' is truthy, and would ask for the opposite of what it says."""
+    for name, value in flags.items():
+        if not isinstance(value, (bool, np.bool_)):
+            raise MinigrError(f"{name} must be True or False, got {value!r}")
 
 
 def _check_ids(xp, ids, n, name):

@@ -90,6 +90,10 @@ def test_undirected_requires_symmetric_edges():
     (lambda: Graph.from_edges([0, -2], [1, 1], device="cpu"), r"src\[1\] = -2 is out of range"),
     (lambda: Graph.from_edges([0], [1], num_vertices=-1, device="cpu"),
      "num_vertices must be >= 0, got -1"),
+    (lambda: Graph.from_edges([0], [1], symmetrize="no", device="cpu"),  # 'no' is truthy: it symmetrized
+     "symmetrize must be True or False, got 'no'"),
+    (lambda: Graph.from_scipy(sp.eye(2, format="csr"), weighted="no", device="cpu"),
+     "weighted must be True or False, got 'no'"),
     (lambda: Graph.from_edges([0], [1], num_vertices=2.5, device="cpu"),
      "num_vertices must be an integer, got 2.5"),
     (lambda: Graph.from_edges([0], [1], num_vertices="3", device="cpu"),

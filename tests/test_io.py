@@ -229,6 +229,9 @@ def test_directed_option(tmp_path):
     d = load(sym, directed=True, device="cpu")
     assert d.directed and d.num_edges == 4
     assert abs(d.reverse().to_scipy() - d.to_scipy()).max() == 0
+    for option in ("directed", "symmetrize", "remove_self_loops", "remove_duplicates"):  # 'no' is truthy
+        with pytest.raises(MinigrError, match=f"{option} must be True or False, got 'no'"):
+            load(asym, **{option: "no"}, device="cpu")
 
 
 def test_weight_modes(tmp_path):
