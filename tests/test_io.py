@@ -234,6 +234,12 @@ def test_directed_option(tmp_path):
             load(asym, **{option: "no"}, device="cpu")
 
 
+def test_bytes_path(tmp_path):
+    """A path as bytes loads, as open() takes one (it failed on str.endswith's TypeError)."""
+    path = write(tmp_path / "g.txt", "0 1\n1 2\n")
+    assert load(os.fsencode(path), device="cpu").num_edges == 2
+
+
 def test_weight_modes(tmp_path):
     path = write(tmp_path / "g.txt", "0 1 5\n1 0 7\n1 2 3\n")
     assert load(path, device="cpu").weights.tolist() == [5, 7, 3]
