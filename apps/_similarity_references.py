@@ -34,9 +34,10 @@ def check_similarity(graph, values):
     import scipy.sparse
     first, second, jaccard, overlap = (to_host(values[k]) for k in ("first", "second", "jaccard", "overlap"))
     matrix = scipy.sparse.csr_matrix(graph.to_scipy(), dtype=numpy.float64)
+    matrix.sum_duplicates()
+    matrix.data[:] = 1  # every stored edge, whatever its weight (0 too): only the loops go next
     matrix.setdiag(0)
     matrix.eliminate_zeros()
-    matrix.sum_duplicates()
     degree = numpy.diff(matrix.indptr)
     pick = numpy.arange(len(first))
     entries = int(degree[first].sum() + degree[second].sum())

@@ -333,6 +333,8 @@ class Graph:
         >>> graph.num_edges, graph.directed
         (4, False)
         """
+        check_flags(directed=directed, symmetrize=symmetrize, remove_self_loops=remove_self_loops,
+                    remove_duplicates=remove_duplicates)
         device = resolve_device(device)
         xp = array_module(device)
         src, dst = _id_array(src, "src", xp), _id_array(dst, "dst", xp)
@@ -375,6 +377,7 @@ class Graph:
         >>> graph.col_indices.tolist()
         [1, 2, 0]
         """
+        check_flags(directed=directed)
         device = resolve_device(device)
         xp = array_module(device)
         row_offsets = _id_array(row_offsets, "row_offsets", xp)
@@ -414,6 +417,7 @@ class Graph:
         >>> graph.num_edges, graph.weights.tolist()
         (1, [2.0])
         """
+        check_flags(weighted=weighted)
         rows, cols = matrix.shape
         if rows != cols:
             raise MinigrError(f"an adjacency matrix must be square, got {rows} x {cols}")
@@ -539,11 +543,11 @@ def check_csr(xp, row_offsets, col_indices):
         raise MinigrError("row_offsets must have num_vertices + 1 entries, got an empty array")
     if int(row_offsets[0]) != 0:
         raise MinigrError(f"row_offsets must start at 0, got {int(row_offsets[0])}")
-    counts = xp.diff(row_offsets)
-    if bool((counts < 0).any()):
-        row = int(xp.flatnonzero(counts < 0)[0])
+    decreasing = row_offsets[1:] < row_offsets[:-1]  # compared, not subtracted: unsigned differences wrap around
+    if bool(decreasing.any()):
+        row = int(xp.flatnonzero(decreasing)[0])
         raise MinigrError(f"row_offsets must be non-decreasing: row {row} has a negative "
-                          f"count ({int(counts[row])})")
+                          f"count ({int(row_offsets[row + 1]) - int(row_offsets[row])})")
     if int(row_offsets[-1]) != len(col_indices):
         raise MinigrError(f"row_offsets ends at {int(row_offsets[-1])} but col_indices has "
                           f"{len(col_indices)} entries; they must be equal")
@@ -554,11 +558,21 @@ def _vertex_count(n, *id_arrays):
     """The vertex count: `n` checked, or the largest id + 1."""
     if n is None:
         n = max((int(ids.max()) + 1 for ids in id_arrays if ids.size), default=0)
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral):  # int(2.5) would drop a vertex
+        raise MinigrError(f"num_vertices must be an integer, got {n!r}")
     if n < 0:
         raise MinigrError(f"num_vertices must be >= 0, got {n}")
     if n > MAX_VERTICES:
         raise MinigrError(f"{n} vertices do not fit int32 column indices (max {MAX_VERTICES})")
     return int(n)
+
+
+def check_flags(**flags):
+    """A MinigrError naming the first of `flags` that is not True or False: a string such as
+    'no' is truthy, and would ask for the opposite of what it says."""
+    for name, value in flags.items():
+        if not isinstance(value, (bool, np.bool_)):
+            raise MinigrError(f"{name} must be True or False, got {value!r}")
 
 
 def _check_ids(xp, ids, n, name):

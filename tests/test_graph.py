@@ -90,6 +90,14 @@ def test_undirected_requires_symmetric_edges():
     (lambda: Graph.from_edges([0, -2], [1, 1], device="cpu"), r"src\[1\] = -2 is out of range"),
     (lambda: Graph.from_edges([0], [1], num_vertices=-1, device="cpu"),
      "num_vertices must be >= 0, got -1"),
+    (lambda: Graph.from_edges([0], [1], symmetrize="no", device="cpu"),  # 'no' is truthy: it symmetrized
+     "symmetrize must be True or False, got 'no'"),
+    (lambda: Graph.from_scipy(sp.eye(2, format="csr"), weighted="no", device="cpu"),
+     "weighted must be True or False, got 'no'"),
+    (lambda: Graph.from_edges([0], [1], num_vertices=2.5, device="cpu"),
+     "num_vertices must be an integer, got 2.5"),
+    (lambda: Graph.from_edges([0], [1], num_vertices="3", device="cpu"),
+     "num_vertices must be an integer, got '3'"),
     (lambda: Graph.from_edges([0.5], [1.0], device="cpu"), "src must hold integers"),
     (lambda: Graph.from_edges([[0]], [[1]], device="cpu"), "src must be one-dimensional"),
     (lambda: Graph.from_edges([0, 1], [1, 0], [1.0], device="cpu"),
@@ -104,6 +112,8 @@ def test_undirected_requires_symmetric_edges():
     (lambda: Graph.from_csr([1, 2], [0, 0], device="cpu"), "must start at 0, got 1"),
     (lambda: Graph.from_csr([0, 2, 1, 2], [0, 1], device="cpu"),
      r"row 1 has a negative count \(-1\)"),
+    (lambda: Graph.from_csr(np.array([0, 2**63, 1], np.uint64), [0], device="cpu"),  # crashed the process
+     r"row 1 has a negative count \(-9223372036854775807\)"),
     (lambda: Graph.from_csr([0, 1, 3], [0, 1], device="cpu"),
      "ends at 3 but col_indices has 2 entries"),
     (lambda: Graph.from_csr([0, 1, 2], [0, 2], device="cpu"),

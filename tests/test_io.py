@@ -229,6 +229,15 @@ def test_directed_option(tmp_path):
     d = load(sym, directed=True, device="cpu")
     assert d.directed and d.num_edges == 4
     assert abs(d.reverse().to_scipy() - d.to_scipy()).max() == 0
+    for option in ("directed", "symmetrize", "remove_self_loops", "remove_duplicates"):  # 'no' is truthy
+        with pytest.raises(MinigrError, match=f"{option} must be True or False, got 'no'"):
+            load(asym, **{option: "no"}, device="cpu")
+
+
+def test_bytes_path(tmp_path):
+    """A path as bytes loads, as open() takes one (it failed on str.endswith's TypeError)."""
+    path = write(tmp_path / "g.txt", "0 1\n1 2\n")
+    assert load(os.fsencode(path), device="cpu").num_edges == 2
 
 
 def test_weight_modes(tmp_path):
@@ -455,6 +464,7 @@ def test_generator_specs():
     ("rgg:seed=3", r"needs scale=S"),
     ("rgg:scale=big", r"scale in 'rgg:scale=big' must be a non-negative integer, got 'big'"),
     ("grid:scale=5", r"grid needs an even scale"),
+    ("grid:scale=4,seed=1,scale=2", r"scale is given twice in 'grid:scale=4,seed=1,scale=2'; give it once"),
 ])
 def test_generator_spec_errors(spec, message):
     with pytest.raises(MinigrError, match=message):

@@ -296,6 +296,21 @@ def test_spanning_trees_match_networkx(on_device, name):
     assert can_run("minimum_spanning_tree", (G,), {"algorithm": "prim"}) is not True
 
 
+def test_weighted_calls_after_a_spanning_tree(on_device):
+    """A spanning tree's call keeps every edge attribute in its conversion, which networkx's
+    cache then serves to later calls on the graph, whatever attribute they name: these read
+    their weights from it (1 where missing), not decline (with backend="minigr": raise)."""
+    G = nx.Graph([(0, 1, {"weight": 3}), (1, 2, {"weight": 1}), (0, 2, {"weight": 5}), (2, 3, {"w": 2})])
+    G.add_node(4)
+    assert list(nx.minimum_spanning_edges(G, backend="minigr")) == list(nx.minimum_spanning_edges(G))
+    for weight in ("weight", "w", "absent"):
+        for got, expected in zip(nx.single_source_dijkstra(G, 0, weight=weight, backend="minigr"),
+                                 nx.single_source_dijkstra(G, 0, weight=weight)):
+            assert list(got.items()) == list(expected.items())
+        got, expected = nx.pagerank(G, weight=weight, backend="minigr"), nx.pagerank(G, weight=weight)
+        assert got.keys() == expected.keys() and all(abs(got[v] - expected[v]) < 1e-6 for v in G)
+
+
 @pytest.mark.parametrize("name", [name for name in GRAPHS if "Multi" not in name])
 def test_cores_trusses_jaccard_mis_match_networkx(on_device, name):
     """Core numbers; the k-core and the k-truss as networkx's graphs (nodes, edges and their

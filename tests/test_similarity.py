@@ -7,6 +7,7 @@ import networkx
 import numpy
 import pytest
 
+from minigr import Graph
 from minigr.apps import _similarity_references as references
 from minigr.apps import similarity as app
 from minigr.apps._sparse_products import simple_networkx
@@ -71,6 +72,15 @@ def test_check_catches_wrong_values_and_samples_big_ones(monkeypatch):
     monkeypatch.undo()
     values["overlap"][[4, 7]] *= 1.000001
     assert app.check_similarity(graph, values).startswith("FAILED: 2 pairs with a wrong overlap, first 2: 4 (")
+
+
+def test_check_counts_edges_of_weight_zero():
+    """The check's reference takes every stored edge as a neighbour, whatever its weight: it
+    dropped those of weight 0 (with the self-loops), failing right answers (0-1 below)."""
+    graph = Graph.from_edges([0, 1, 2, 0], [1, 2, 0, 0], [0.0, 1.0, 2.0, 3.0], symmetrize=True, device="cpu")
+    values = app.similarity(graph).values
+    numpy.testing.assert_allclose(values["jaccard"], expected(graph, list(zip(values["first"], values["second"])))[0])
+    assert app.check_similarity(graph, values) == "ok"
 
 
 def test_cli_pairs(capsys):

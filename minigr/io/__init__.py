@@ -85,7 +85,7 @@ def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
                                remove_self_loops=remove_self_loops,
                                remove_duplicates=remove_duplicates, weights=weights,
                                weight_seed=weight_seed)
-    source = os.fspath(source)
+    source = os.fsdecode(source)  # a bytes path too, as open() takes it
     if specs.is_spec(source):
         generate, params = specs.parse(source)
         with Progress(f"generating {source}", _shown(progress, params["scale"] >= 20)):

@@ -3,7 +3,7 @@ cache), and the rules that shape parsed edges or a stored graph into the Graph t
 from collections import namedtuple
 
 from .. import generators
-from ..graph import Graph
+from ..graph import Graph, check_flags
 from ..transforms.errors import MinigrError
 
 WEIGHT_MODES = ("keep", "ignore", "random")
@@ -17,6 +17,8 @@ Edges = namedtuple("Edges", "src dst weights num_vertices directed mirrored")
 def normalise(*, directed, symmetrize, remove_self_loops, remove_duplicates, weights,
               weight_seed):
     """The options as a dict of plain values (see minigr.load); MinigrError for a bad one."""
+    check_flags(symmetrize=symmetrize, remove_self_loops=remove_self_loops, remove_duplicates=remove_duplicates,
+                **{} if directed is None else {"directed": directed})
     if weights not in WEIGHT_MODES:
         raise MinigrError(f"weights must be one of {', '.join(WEIGHT_MODES)}; got {weights!r}")
     return {"directed": None if directed is None else bool(directed),

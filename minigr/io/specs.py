@@ -28,11 +28,15 @@ def parse(spec):
                           f"{', '.join(GENERATORS)}")
     generate, keys = GENERATORS[name]
     params = {key: value for key, value in DEFAULTS.items() if key in keys}
+    given = set()
     for item in filter(None, arguments.split(",")):
         key, _, value = item.partition("=")
         if key not in keys:
             raise MinigrError(f"unknown key {key!r} in {spec!r}; {name} accepts "
                               f"{', '.join(keys)}")
+        if key in given:
+            raise MinigrError(f"{key} is given twice in {spec!r}; give it once")
+        given.add(key)
         if not re.fullmatch(r"\d+", value):
             raise MinigrError(f"{key} in {spec!r} must be a non-negative integer, got {value!r}")
         params[key] = int(value)

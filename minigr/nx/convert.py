@@ -18,13 +18,17 @@ class MinigrGraph:
     arrays src[e] -> dst[e] (vertex ids, the nodes' positions) in networkx's adjacency order,
     which networkx's searches follow: an undirected edge both ways, a self-loop once, a
     parallel edge once per copy. `attributes` holds the edge attributes the call named, as
-    (float64 values, whether every value was an integer); `networkx` the graph itself, whose
-    parts a function returns with all their attributes (k_core). minigr Graphs are built on
-    first use."""
+    (float64 values, whether every value was an integer); `edge_data`, where the conversion
+    kept every attribute (networkx then serves this graph to any later call, whatever
+    attribute it names), each edge's attribute dict, from which `weights` reads the others;
+    `networkx` the graph itself, whose parts a function returns with all their attributes
+    (k_core). minigr Graphs are built on first use."""
     __networkx_backend__ = "minigr"
 
-    def __init__(self, nodes, src, dst, attributes, *, directed, multigraph, graph_attributes=None, networkx=None):
+    def __init__(self, nodes, src, dst, attributes, *, directed, multigraph, graph_attributes=None, networkx=None,
+                 edge_data=None):
         self.networkx = networkx
+        self.edge_data = edge_data
         self.nodes = nodes
         self.index = {node: i for i, node in enumerate(nodes)}
         self.src, self.dst = src, dst
@@ -76,6 +80,8 @@ class MinigrGraph:
         """(float64 weight per edge, whether all are integers) of attribute `weight`; ones for None."""
         if weight is None:
             return numpy.ones(len(self.src)), True
+        if weight not in self.attributes and self.edge_data is not None:  # 1 where missing, as networkx reads it
+            self.attributes[weight] = _column([data.get(weight, 1) for data in self.edge_data])
         if weight not in self.attributes:
             raise NotImplementedError(f"this graph was converted without the edge attribute {weight!r}")
         return self.attributes[weight]
@@ -99,8 +105,9 @@ class MinigrGraph:
 
 def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
                     preserve_graph_attrs=False, name=None, graph_name=None):
-    """G as a MinigrGraph, with the edge attributes edge_attrs names ({name: value where missing});
-    the other attributes stay in G, which the MinigrGraph keeps. The adjacency is read a node
+    """G as a MinigrGraph, with the edge attributes edge_attrs names ({name: value where missing}),
+    or, with preserve_edge_attrs, each edge's dict to read any of them from later; the other
+    attributes stay in G, which the MinigrGraph keeps. The adjacency is read a node
     at a time (its neighbour count, then its neighbours' ids through one C-level map), not an
     edge at a time."""
     if node_attrs:
@@ -122,7 +129,8 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
         {attribute: _column([data.get(attribute, default) for data in edges])
          for attribute, default in (edge_attrs or {}).items()},
         directed=G.is_directed(), multigraph=G.is_multigraph(),
-        graph_attributes=dict(G.graph) if preserve_graph_attrs else None, networkx=G)
+        graph_attributes=dict(G.graph) if preserve_graph_attrs else None, networkx=G,
+        edge_data=edges if preserve_edge_attrs is True else None)
 
 
 def _column(values):
