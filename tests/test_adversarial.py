@@ -168,6 +168,7 @@ def test_a_cache_someone_else_could_write_is_not_loaded(tmp_path, monkeypatch, c
     ([0, 2, 1, 3, 3], None, r"row_offsets must be non-decreasing: row 1"),
     ([1, 1, 2, 3, 3], None, r"row_offsets must start at 0"),
     ([0, 1, 2, 2, 2], None, r"row_offsets ends at 2 but col_indices has 3 entries"),
+    ([0, 1, 3, 3, 3], [1, 3, 2], r"the columns of row 1 are not sorted"),  # triangles would count wrong
 ])
 def test_a_cache_with_a_valid_checksum_is_checked_as_a_csr(tmp_path, row_offsets, col_indices, why):
     path = path_file(tmp_path)
@@ -175,6 +176,12 @@ def test_a_cache_with_a_valid_checksum_is_checked_as_a_csr(tmp_path, row_offsets
     with pytest.raises(MinigrError, match=r"g.txt.mgr: damaged binary graph \(" + why):
         io.read_binary(f"{path}.mgr")
     assert edges_of(load(path, device="cpu")) == PATH_EDGES  # rebuilt
+
+
+def test_columns_that_go_down_only_between_rows_are_sorted(tmp_path):
+    path = path_file(tmp_path)
+    forge(f"{path}.mgr", [0, 1, 2, 3, 3], [3, 1, 2])  # rows [3], [1], [2]
+    assert io.read_binary(f"{path}.mgr").col_indices.tolist() == [3, 1, 2]
 
 
 @pytest.mark.parametrize("header, why", [
