@@ -128,8 +128,12 @@ class Frontier:
         return Functor(_PREVIOUS_NOT_EMPTY, filename="<frontier previous not empty>", frontier=self.view)
 
     def wait_size(self):
-        """The current level's vertex count: waits for the work queued before it."""
-        return self.size.wait_value()
+        """The current level's vertex count, or a MinigrError where an append found the ring
+        full (see overflow_check): waits for the work queued before it."""
+        (bounds,) = read_waiting(self.bounds[SIZE:OVERFLOW + 1])  # one copy: the size and the flag
+        if bounds[OVERFLOW - SIZE]:
+            raise MinigrError(self.overflow_check()[1])
+        return int(bounds[0])
 
     def wait_ids(self):
         """The current level's ids (a copy, int32, in ring order): waits for them."""

@@ -4,11 +4,11 @@ import numpy
 import pytest
 
 import minigr
-from minigr.frontier import Frontier
+from minigr.frontier import SIZE, Frontier
 from minigr.operators import (NeighborGroups, UnionFind, advance, advance_pull, compute, filter_frontier,
                               intersect_neighbors, neighbor_reduce, reduce_vertices, select_edges, Buckets)
 from minigr.operators.priority_queue import LOWEST
-from minigr.transforms import DeviceCount, Functor, transform
+from minigr.transforms import DeviceCount, Functor, MinigrError, transform
 
 from conftest import to_host
 from graphs import nasty_graphs
@@ -477,6 +477,20 @@ def test_frontier_levels(device):
     filter_frontier(frontier, keep_all, out=frontier)  # 4 + 8 > 7: the ring is full
     with pytest.raises(Exception, match="overflowed"):
         frontier.check_waiting()
+
+
+def test_an_overflowed_frontier_hands_out_no_level(device):
+    """Appends past a full ring are counted but not stored: the next level is empty, not one
+    of ids no one wrote, and reading its size or ids says the frontier overflowed."""
+    star = minigr.Graph.from_edges(numpy.zeros(40, numpy.int32), numpy.arange(1, 41), device=device)
+    frontier = Frontier(41, device, capacity=4)
+    frontier.reset(0)
+    advance(star, frontier, minigr.operators.AdvanceFunctor(), out=frontier)  # 40 appends into a ring of 4
+    frontier.next_level()
+    assert int(frontier.bounds[SIZE]) == 0
+    for read in (frontier.wait_size, frontier.wait_ids):
+        with pytest.raises(MinigrError, match="a frontier of capacity 4 overflowed"):
+            read()
 
 
 STEP_BACK = """void operator()(long long) const {

@@ -165,12 +165,15 @@ __device__ void drop_level(const Q& q)
 }
 
 // Makes the appended vertices the current level; returns its size. One thread.
+// An overflowed frontier's next level is empty: its appends past the ring were
+// counted but never stored, so a level of them would hand out ids no one wrote
+// (a loop then ends, and its check says why).
 template <class Q>
 __device__ long long next_level(const Q& q)
 {
     int64_t* b = q.bounds;
     const long long head = q.kept ? b[level::END] : ring_index(q, b[level::END]);  // kept levels never wrap
-    const long long size = b[level::TAIL] - b[level::END];
+    const long long size = b[level::OVERFLOW] ? 0 : b[level::TAIL] - b[level::END];
     b[level::HEAD] = head;
     b[level::END] = b[level::TAIL] = head + size;
     b[level::SIZE] = size;
