@@ -1,5 +1,7 @@
 """Each operator against a NumPy/SciPy reference, on both backends, over the
 nasty graphs."""
+import os
+
 import numpy
 import pytest
 
@@ -477,6 +479,25 @@ def test_frontier_levels(device):
     filter_frontier(frontier, keep_all, out=frontier)  # 4 + 8 > 7: the ring is full
     with pytest.raises(Exception, match="overflowed"):
         frontier.check_waiting()
+
+
+TINY_DELTA = """import minigr
+graph = minigr.Graph.from_edges([0, 1], [1, 2], weights=[1e6, 1.0], device={device!r})
+for loop in ("host", "device"):
+    print(minigr.sssp(graph, 0, delta=1e-11, loop=loop).distance.tolist())"""
+
+
+def test_buckets_rise_past_labels_a_delta_cannot_reach(device, tmp_path):
+    """A delta far under the labels' precision (1e-11 beside 1e6) adds nothing to the
+    threshold: the buckets still rise past far's lowest label, so SSSP settles (it looped
+    for ever, the split sending the vertex far each time). In a process of its own, so that
+    a hang is a failure."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", TINY_DELTA.format(device=device)], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "MINIGR_CACHE_DIR": str(tmp_path / "cache")})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["[0.0, 1000000.0, 1000001.0]"] * 2
 
 
 def test_an_overflowed_frontier_hands_out_no_level(device):

@@ -43,7 +43,8 @@ __device__ long long next_near() const {
 // current, to be split: how many. next() skips the empty buckets; parts of a graph raise by one
 // in lockstep, as another part may hold labels where this one has none. By one thread.
 __device__ long long raise_threshold(double deltas) const {
-    bucket[0] += deltas * bucket[1];
+    const double raised = bucket[0] + deltas * bucket[1];  // at least a step: a delta under its precision adds 0
+    bucket[0] = raised > bucket[0] ? raised : nextafter(bucket[0], (double)INFINITY);
     bucket[LOWEST] = minigr::bit_cast<double>(0x7ff0000000000000LL);
     return far.next_level();
 }
@@ -53,7 +54,11 @@ __device__ long long raise_threshold(double deltas) const {
 __device__ bool next() const {
     if (next_near() > 0) return true;
     const double threshold = bucket[0], delta = bucket[1], lowest = bucket[LOWEST];
-    return raise_threshold(lowest >= threshold ? floor((lowest - threshold) / delta) + 1 : 1) > 0;
+    const long long far = raise_threshold(lowest >= threshold ? floor((lowest - threshold) / delta) + 1 : 1);
+    // past far's lowest label whatever the rounding (a delta far under the labels' precision), lest the
+    // split send it far again, and again
+    if (lowest < (double)INFINITY && !(bucket[0] > lowest)) bucket[0] = nextafter(lowest, (double)INFINITY);
+    return far > 0;
 }"""
 _SPLIT = "void operator()(long long i) const { const int v = buckets.far.vertex(i); buckets.place(v, label(v)); }"
 _NEXT = "bool operator()() const { return buckets.next(); }"
