@@ -394,3 +394,22 @@ def test_start_compile_errors_name_the_fragment_and_its_line(fragment, line):
     start = Start("demo", 4, fragments["first"], fragments["each"], depth=depth)
     with pytest.raises(CompileError, match=rf"<demo start> {fragment}:{line}:.*udeclared"):
         transform(*start())
+
+
+@pytest.mark.gpu
+def test_a_timed_out_barrier_is_reported_once():
+    """A persistent run whose grid barrier timed out raises, and leaves the barrier's words
+    clear: the next run, persistent or not, counts its own arrivals and reports nothing of it."""
+    import cupy
+    from minigr.transforms import DeviceError
+    loop, _, total = counting_loop(cupy, 5)
+    loop.run("persistent", 100)
+    assert loop.wait_iterations() == (5, False)
+    kernel = loop._ran_persistent
+    kernel.words[...] = cupy.asarray([7, 1], dtype=numpy.uint64)  # what a timed-out run leaves: arrivals, the flag
+    with pytest.raises(DeviceError, match="a grid barrier of its persistent loop timed out"):
+        loop.wait_iterations()
+    for where in ("host", "persistent", "device"):
+        total.fill(0)
+        loop.run(where, 100)
+        assert loop.wait_iterations() == (5, False) and int(total[0]) == 5, where

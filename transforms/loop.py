@@ -90,6 +90,7 @@ class Loop:
         if not 1 <= _count(max_iterations, "max_iterations") < 2**31:
             raise MinigrError(f"max_iterations must lie in [1, 2^31), got {max_iterations}")
         starts = ([before] if before else []) + [(1, self.state_reset.with_values(limit=max_iterations))]
+        self._ran_persistent = None  # its barrier's words are this run's to check only if it launches the kernel
         with self._naming_errors():
             if self.device == "gpu" and where == "persistent":  # its kernel runs the starts itself
                 shape = [functor.signature for _, functor in starts]  # (equal as the same objects: no hash)

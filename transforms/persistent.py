@@ -106,6 +106,8 @@ class PersistentLoop:
 
     def check(self, words):
         """A DeviceError if a barrier gave up waiting (the grid was not all resident), by
-        `words` as read back after the run."""
+        `words` as read back after the run; the barrier's words are then cleared, so that
+        the next run does not report it again, nor count the arrivals it left."""
         if words[1]:
+            self.words.fill(0)
             raise DeviceError(f"{self.name}: a grid barrier of its persistent loop timed out")
