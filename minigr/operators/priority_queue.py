@@ -43,9 +43,9 @@ __device__ long long next_near() const {
 // current, to be split: how many. next() skips the empty buckets; parts of a graph raise by one
 // in lockstep, as another part may hold labels where this one has none. By one thread.
 __device__ long long raise_threshold(double deltas) const {
-    const double raised = bucket[0] + deltas * bucket[1];  // at least a step: a delta under its precision adds 0
-    bucket[0] = raised > bucket[0] ? raised : nextafter(bucket[0], (double)INFINITY);
-    bucket[LOWEST] = minigr::bit_cast<double>(0x7ff0000000000000LL);
+    const double raised = bucket[0] + deltas * bucket[1], inf = minigr::bit_cast<double>(0x7ff0000000000000LL);
+    bucket[0] = raised > bucket[0] ? raised : nextafter(bucket[0], inf);  // a delta under its precision adds 0
+    bucket[LOWEST] = inf;
     return far.next_level();
 }
 // After an iteration: near's next level if it has vertices, else the threshold raised to the
@@ -57,7 +57,8 @@ __device__ bool next() const {
     const long long far = raise_threshold(lowest >= threshold ? floor((lowest - threshold) / delta) + 1 : 1);
     // past far's lowest label whatever the rounding (a delta far under the labels' precision), lest the
     // split send it far again, and again
-    if (lowest < (double)INFINITY && !(bucket[0] > lowest)) bucket[0] = nextafter(lowest, (double)INFINITY);
+    const double inf = minigr::bit_cast<double>(0x7ff0000000000000LL);
+    if (lowest < inf && !(bucket[0] > lowest)) bucket[0] = nextafter(lowest, inf);
     return far > 0;
 }"""
 _SPLIT = "void operator()(long long i) const { const int v = buckets.far.vertex(i); buckets.place(v, label(v)); }"
