@@ -173,6 +173,23 @@ def test_persistent_body_cannot_branch(xp):
         loop_source(loop, [loop.state_reset])
 
 
+def test_a_one_item_stage_after_a_counted_one_waits_with_every_block(xp):
+    """A one-item stage (a frontier's next_level) may change the count of a stage before
+    it, which blocks read at different times: every block calls the barrier before it, as
+    none could after a late block ran the counted stage alone. Without a counted stage
+    before it, blocks call it only where they ran a stage (no barrier is wasted)."""
+    from minigr.transforms.persistent import loop_source
+    device = "cpu" if xp is numpy else "gpu"
+    size = xp.zeros(1, numpy.int64)
+    work = Functor("void operator()(long long i) const { size[0] += 0; }", size=size)
+    grow = Functor("void operator()(long long) const { size[0] += 1; }", size=size)
+    for count, unconditional in ((DeviceCount(size, 8), 1), (8, 0)):
+        loop = Loop("levels", device, lambda: (transform(count, work), transform(1, grow)),
+                    Functor("bool operator()() const { return false; }"))
+        source, _ = loop_source(loop, [loop.state_reset])
+        assert source.count("\n        minigr::grid_barrier(barrier, minigr::NoSerial{});") == unconditional
+
+
 def test_persistent_body_of_a_scan_is_refused(xp):
     """A transform whose blocks split the work by their index cannot be a stage."""
     from minigr.transforms import scan_transform

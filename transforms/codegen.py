@@ -87,12 +87,17 @@ def kernel_source(device, fixed_params, functors, call, block=1, min_blocks=None
     return "".join(parts)
 
 
-def _stage_code(k, stage, settled):
+def _stage_code(k, stage, settled, after_counted):
     """A persistent loop's stage k: its launch's call run by the whole grid (or
     one thread, for a one-thread launch), with its parameters under the names
     the call uses. dirty: a stage ran since the last barrier. settled: no
-    stage before it in an iteration changes its count. Each thread reads a count
-    once, a plain (L1-cached) load, and its call takes the value read: with every
+    stage before it in an iteration changes its count. after_counted: a stage
+    before it is counted, whose count a one-item stage (a frontier's
+    next_level) may change: blocks that read that count at different times
+    differ in dirty, so a one-item stage then waits at a barrier every block
+    calls, lest a late block read the changed count and call a barrier the
+    others do not. Each thread reads a count once, a plain (L1-cached) load,
+    and its call takes the value read: with every
     warp of the grid reading it past L1 (volatile), and again in the call, the
     reads queued at one L2 line. H100, 2026-11-27, persistent BFS / SSSP ms:
     rgg_n22 10.26 / 31.9 -> 8.84 / 28.6, grid_22 16.75 / 29.4 -> 15.7 / 27.4,
@@ -107,6 +112,8 @@ def _stage_code(k, stage, settled):
     if stage.serial:
         run = f"if (blockIdx.x == 0 && threadIdx.x == 0) {run}"
     wait = "if (dirty) minigr::grid_barrier(barrier, minigr::NoSerial{});"
+    if stage.one_item and after_counted:
+        wait = "minigr::grid_barrier(barrier, minigr::NoSerial{});"
     if not counted:
         return f"        {wait}\n        {run}\n        dirty = true;\n"
     count = f"const long long count = *s{k}_count; if (count > 0)"
@@ -144,7 +151,7 @@ def loop_kernel_source(starts, stages, step, block):
             params += [f"{ctype} s{k}f{i}_{name}" for ctype, name in functor.params]
             builds += f"    S{k}F{i} s{k}f{i}{_initializer(functor, f's{k}f{i}_')};\n"
         settled = stage.count is not None and stage.count.stable and not any(s.one_item for s in stages[:k])
-        body += _stage_code(k, stage, settled)
+        body += _stage_code(k, stage, settled, any(s.count is not None for s in stages[:k]))
     parts.append(_struct(step, "Step", "gpu"))
     params += [f"{ctype} step_{name}" for ctype, name in step.params]
     builds += f"    Step step{_initializer(step, 'step_')};\n"
