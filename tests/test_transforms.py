@@ -4,6 +4,7 @@ singleton segments, every value dtype."""
 import math
 import subprocess
 import sys
+import threading
 
 import numpy
 import pytest
@@ -487,6 +488,37 @@ def test_segment_transform(xp, device, kind, group, on_device):
     numpy.testing.assert_array_equal(to_host(calls), numpy.ones(total, numpy.int32))
     numpy.testing.assert_array_equal(to_host(seg)[at], expected_seg)
     numpy.testing.assert_array_equal(to_host(rank)[at], expected_rank)
+
+
+COUNT_ITEMS = "void operator()(long long item, long long s, long long rank) const { atomicAdd(&calls[item], 1); }"
+
+
+@pytest.mark.gpu
+def test_threads_walk_their_own_huge_segments():
+    """Two threads' segment_transforms over huge segments (4096+ items: their second kernel
+    walks a list the first filled) interleave on the GPU's one default stream; each visits
+    its own items once a call, as they would alone (a list shared by the threads had one
+    thread's second kernel walk, and empty, the other's list)."""
+    import cupy
+    failures = []
+
+    def walk(lengths):
+        lengths = numpy.asarray(lengths, numpy.int64)
+        starts = cupy.asarray(numpy.concatenate([[0], numpy.cumsum(lengths)[:-1]]))
+        calls = cupy.zeros(int(lengths.sum()), numpy.int32)
+        bounds = Functor(SEGMENT_BOUNDS, starts=starts, lengths=cupy.asarray(lengths))
+        for k in range(1, 61):
+            segment_transform(len(lengths), bounds, Functor(COUNT_ITEMS, calls=calls))
+            if k % 20 == 0 and not bool((calls == k).all()):
+                failures.append((list(lengths), k))
+                return
+
+    threads = [threading.Thread(target=walk, args=(lengths,)) for lengths in ([5000, 9000, 30], [7000, 4500, 12000])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
 
 
 def test_segment_transform_checks_the_group(xp, device):

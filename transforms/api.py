@@ -12,7 +12,7 @@ import numpy
 from .backend import array_module, device_of, read_waiting
 from .errors import MinigrError
 from .functor import Functor, c_type
-from .launch import call_device, current_gpu, launch, multiprocessors, recording_block
+from .launch import call_device, current_gpu, huge_lists, launch, multiprocessors, recording_block
 from .lookback import await_cell, host_cell, status_words
 from .persistent import BLOCKS_PER_SM
 
@@ -303,18 +303,20 @@ def segment_transform(n, bounds, f, group=1, longest=None):
                any_grid=True, count=DeviceCount(huge[0], HUGE_LIST))
 
 
-_huge_lists = {}
+_CPU_HUGE = (numpy.zeros(2, dtype=numpy.int64), numpy.zeros(1, dtype=numpy.int64))  # the CPU walks huge ones itself
 
 
 def huge_list(device):
-    """segment_transform's list of huge segments (counters, segments) on the
-    current GPU, made once and left empty by each call, so that calls in a
-    captured loop body allocate nothing (a stand-in on the CPU, which has no list)."""
-    key = current_gpu() if device == "gpu" else device
-    if key not in _huge_lists:
+    """segment_transform's list of huge segments (counters, segments) on the current GPU,
+    the calling thread's or a captured loop's (launch.huge_lists), made on first use and left
+    empty by each call; a stand-in on the CPU, which has no list."""
+    if device != "gpu":
+        return _CPU_HUGE
+    lists, gpu = huge_lists(), current_gpu()
+    if gpu not in lists:
         xp = array_module(device)
-        _huge_lists[key] = (xp.zeros(2, dtype=numpy.int64), xp.zeros(3 * HUGE_LIST, dtype=numpy.int64))
-    return _huge_lists[key]
+        lists[gpu] = (xp.zeros(2, dtype=numpy.int64), xp.zeros(3 * HUGE_LIST, dtype=numpy.int64))
+    return lists[gpu]
 
 
 def scan_transform(n, count):

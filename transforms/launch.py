@@ -153,6 +153,33 @@ def recording(block):
         _recording.stages, _recording.block = previous
 
 
+_huge_lists = threading.local()  # .by_gpu: the huge lists segment_transform uses now (see huge_lists)
+
+
+def huge_lists():
+    """The {GPU: list} that segment_transform's lists of huge segments come from now (see
+    api.huge_list): the calling thread's own, or while a loop's body is captured or recorded
+    the loop's (huge_lists_of). Two threads' calls, which may interleave on one stream, and two
+    loops, which may run at once, each have their own: a call's second kernel walks and empties
+    the list its first filled."""
+    lists = getattr(_huge_lists, "by_gpu", None)
+    if lists is None:
+        lists = _huge_lists.by_gpu = {}
+    return lists
+
+
+@contextlib.contextmanager
+def huge_lists_of(lists):
+    """While active, this thread's segment_transforms take their huge lists from `lists`,
+    which the loop being captured or recorded keeps with its graph or kernel."""
+    previous = getattr(_huge_lists, "by_gpu", None)
+    _huge_lists.by_gpu = lists
+    try:
+        yield
+    finally:
+        _huge_lists.by_gpu = previous
+
+
 def recording_launches():
     """Whether this thread's launches are being recorded (see recording)."""
     return getattr(_recording, "stages", None) is not None

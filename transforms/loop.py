@@ -12,7 +12,7 @@ from .api import BLOCK, _count, huge_list, transform
 from .backend import array_module, read_waiting
 from .errors import DeviceError, MinigrError, naming_errors
 from .functor import Functor
-from .launch import compile_checking, current_gpu, launch, recording_launches
+from .launch import compile_checking, current_gpu, huge_lists_of, launch, recording_launches
 from .lookback import await_cell, host_cell
 from .persistent import PersistentLoop
 from .persistent import compile_check as persistent_compile_check
@@ -201,12 +201,15 @@ class _CudaGraph:
     def __init__(self, device, fill):
         from cuda.bindings import runtime as rt
         self.rt = rt
-        huge_list(device)  # made now: a captured body may not allocate
+        self.huge_lists = {}  # its segment_transforms' own (launch.huge_lists_of)
+        with huge_lists_of(self.huge_lists):
+            huge_list(device)  # made now: a captured body may not allocate
         _check(rt.cudaSetDevice(current_gpu()), "cudaSetDevice")
         self.graph = _check(rt.cudaGraphCreate(0), "cudaGraphCreate")
         self.exec = None
         try:
-            fill(rt, self.graph)
+            with huge_lists_of(self.huge_lists):
+                fill(rt, self.graph)
             self.exec = _check(rt.cudaGraphInstantiate(self.graph, 0), "cudaGraphInstantiate")
         except BaseException:
             self.close()

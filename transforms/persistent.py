@@ -62,7 +62,9 @@ class PersistentLoop:
         import cupy
         from cuda.bindings import driver
         self.driver, self.name, self.block = driver, loop.name, loop.persistent_block
-        source, stages = loop_source(loop, starts)
+        self.huge_lists = {}  # its segment_transforms' own (launch.huge_lists_of), kept with the kernel's arguments
+        with launching.huge_lists_of(self.huge_lists):
+            source, stages = loop_source(loop, starts)
         gpu = current_gpu()
         function = compiler.load_cuda(compiler.compile_cuda(source, gpu_arch(gpu), f"<{loop.name} persistent loop>"))
         self.function = driver.CUfunction(int(function.ptr))
