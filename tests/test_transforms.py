@@ -490,35 +490,46 @@ def test_segment_transform(xp, device, kind, group, on_device):
     numpy.testing.assert_array_equal(to_host(rank)[at], expected_rank)
 
 
-COUNT_ITEMS = "void operator()(long long item, long long s, long long rank) const { atomicAdd(&calls[item], 1); }"
-
-
 @pytest.mark.gpu
-def test_threads_walk_their_own_huge_segments():
-    """Two threads' segment_transforms over huge segments (4096+ items: their second kernel
-    walks a list the first filled) interleave on the GPU's one default stream; each visits
-    its own items once a call, as they would alone (a list shared by the threads had one
-    thread's second kernel walk, and empty, the other's list)."""
-    import cupy
-    failures = []
+def test_threads_and_loops_have_their_own_lists_of_huge_segments():
+    """segment_transform's second kernel walks, and empties, the list of huge segments (4096+
+    items) its first filled: two threads' calls, which interleave on the GPU's one default
+    stream, and a loop captured into a CUDA graph each use a list of their own (one for the
+    process let a thread walk another's hubs with its own functor, and empty the list)."""
+    from minigr.transforms.api import huge_list
+    from minigr.transforms.launch import huge_lists_of
+    from minigr.transforms.loop import Loop
+    found, both = {}, threading.Barrier(2)
 
-    def walk(lengths):
-        lengths = numpy.asarray(lengths, numpy.int64)
-        starts = cupy.asarray(numpy.concatenate([[0], numpy.cumsum(lengths)[:-1]]))
-        calls = cupy.zeros(int(lengths.sum()), numpy.int32)
-        bounds = Functor(SEGMENT_BOUNDS, starts=starts, lengths=cupy.asarray(lengths))
-        for k in range(1, 61):
-            segment_transform(len(lengths), bounds, Functor(COUNT_ITEMS, calls=calls))
-            if k % 20 == 0 and not bool((calls == k).all()):
-                failures.append((list(lengths), k))
-                return
+    def note(name):
+        found[name] = huge_list("gpu")[1].data.ptr
 
-    threads = [threading.Thread(target=walk, args=(lengths,)) for lengths in ([5000, 9000, 30], [7000, 4500, 12000])]
+    def note_in_thread(name):  # each thread's list lives while the other notes its own
+        note(name)
+        both.wait()
+
+    note("main")
+    loop_lists = {}
+    with huge_lists_of(loop_lists):
+        note("loop")
+    threads = [threading.Thread(target=note_in_thread, args=(name,)) for name in ("first", "second")]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert failures == []
+    assert len(set(found.values())) == 4 and huge_list("gpu")[1].data.ptr == found["main"]
+    import cupy
+    lengths = cupy.asarray([5000, 30], dtype=numpy.int64)
+    calls = cupy.zeros(5030, numpy.int32)
+    bounds = Functor(SEGMENT_BOUNDS, starts=cupy.asarray([0, 5000]), lengths=lengths)
+    visit = Functor("void operator()(long long item, long long s, long long r) const { atomicAdd(&calls[item], 1); }",
+                    calls=calls)
+    loop = Loop("walks", "gpu", lambda: segment_transform(2, bounds, visit),
+                Functor("bool operator()() const { return false; }"))
+    loop.run("device", 10)
+    assert loop.wait_iterations() == (1, False) and bool((calls == 1).all())
+    (captured,) = loop._graph.huge_lists.values()  # the CUDA graph's own
+    assert captured[1].data.ptr not in (found["main"], found["loop"])
 
 
 def test_segment_transform_checks_the_group(xp, device):
