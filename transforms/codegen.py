@@ -98,10 +98,10 @@ def _stage_code(k, stage, settled, after_counted):
     calls, lest a late block read the changed count and call a barrier the
     others do not. Each thread reads a count once, a plain (L1-cached) load,
     and its call takes the value read: with every warp of the grid reading it
-    past L1 (volatile), and again in the call, the reads queued at one L2 line. H100, 2026-11-27, persistent BFS / SSSP ms:
-    rgg_n22 10.26 / 31.9 -> 8.84 / 28.6, grid_22 16.75 / 29.4 -> 15.7 / 27.4,
-    USA-road-d.NY 2.00 / 6.16 -> 1.85 / 5.89, kron scale 12 0.137 / 0.273 ->
-    0.108 / 0.242."""
+    past L1 (volatile), and again in the call, the reads queued at one L2 line.
+    H100, 2026-11-27, persistent BFS / SSSP ms: rgg_n22 10.26 / 31.9 -> 8.84 /
+    28.6, grid_22 16.75 / 29.4 -> 15.7 / 27.4, USA-road-d.NY 2.00 / 6.16 ->
+    1.85 / 5.89, kron scale 12 0.137 / 0.273 -> 0.108 / 0.242."""
     counted = stage.count is not None
     aliases = "".join(f"const long long {name} = count; " if counted and arg is stage.count.cell
                       else f"{ctype} {name} = s{k}_{name}; "
