@@ -35,6 +35,9 @@ def test_no_gpu_exits_2_with_a_clear_message(monkeypatch, capsys):
     (["--warmup", "-1"], "--warmup at least 0"),
     (["--max-log2", "5"], "--max-log2 must lie between 20 and 31"),
     (["--graph", "no-such-file.mtx"], "neither a file nor a generator spec"),
+    (["--json", "/no-such-folder/bench.jsonl"], "--json /no-such-folder/bench.jsonl: cannot write it"),  # lost at the end
+    (["--json", "."], "--json . is a folder; give a file name"),
+    (["--plot", __file__], "is a file; give a folder for the plots"),
 ])
 def test_bad_arguments_exit_2_before_any_gpu_work(monkeypatch, capsys, argv, message):
     monkeypatch.setenv("MINIGR_DEVICE", "cpu")

@@ -5,6 +5,7 @@ Suites: transforms (transforms.py), operators (operators.py), primitives
 (primitives.py, alternatives.py), load (load.py), all, and scaling over
 several GPUs (scaling.py; not in all). Tables go to stdout, progress to stderr
 when it is a terminal, --json appends JSON lines, --plot writes PNGs."""
+import os
 import sys
 
 from ..transforms.backend import resolve_device
@@ -46,10 +47,25 @@ def check_arguments(args):
         args.max_log2 = QUICK_MAX_LOG2 if args.quick else 27
     if not 20 <= args.max_log2 <= 31:
         raise MinigrError("--max-log2 must lie between 20 and 31")
+    if args.json:
+        _check_appendable(args.json)
     if args.plot:
+        if os.path.exists(args.plot) and not os.path.isdir(args.plot):
+            raise MinigrError(f"--plot {args.plot} is a file; give a folder for the plots")
         from .report import require_matplotlib
         require_matplotlib()
     return selected(args.graph, args.quick)
+
+
+def _check_appendable(path):
+    """A MinigrError where --json cannot take lines, found before an hour of measuring would
+    be lost at its end: the file is opened for appending now (made, empty, where missing)."""
+    if os.path.isdir(path):
+        raise MinigrError(f"--json {path} is a folder; give a file name")
+    try:
+        open(path, "a").close()
+    except OSError as exc:
+        raise MinigrError(f"--json {path}: cannot write it ({exc.strerror or exc})") from None
 
 
 def run(args):
