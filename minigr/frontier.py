@@ -69,7 +69,7 @@ class Frontier:
         self.xp = array_module(self.device)
         self.capacity = max(1, 2 * self.num_vertices if capacity is None else int(capacity))
         self.ids = self.xp.empty(self.capacity, dtype=numpy.int32)
-        self.stamps = self.xp.empty(max(self.num_vertices, 1), dtype=numpy.int32)
+        self.stamps = self.xp.empty(max(self.num_vertices, 1), dtype=numpy.int64)  # level numbers: they never wrap
         transform(len(self.stamps), Functor(_UNSTAMPED, filename="<frontier unstamped>", stamps=self.stamps))
         self.bounds = self.xp.zeros(FIELDS, dtype=numpy.int64)
         self.levels = self.xp.zeros(int(levels) + 1, dtype=numpy.int64)  # where each kept level starts

@@ -6,7 +6,7 @@ import numpy
 import pytest
 
 import minigr
-from minigr.frontier import SIZE, Frontier
+from minigr.frontier import NUMBER, SIZE, Frontier
 from minigr.operators import (NeighborGroups, UnionFind, advance, advance_pull, compute, filter_frontier,
                               intersect_neighbors, neighbor_reduce, reduce_vertices, select_edges, Buckets)
 from minigr.operators.priority_queue import LOWEST
@@ -498,6 +498,22 @@ def test_buckets_rise_past_labels_a_delta_cannot_reach(device, tmp_path):
                           timeout=300, env={**os.environ, "MINIGR_CACHE_DIR": str(tmp_path / "cache")})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[0.0, 1000000.0, 1000001.0]"] * 2
+
+
+def test_unique_appends_hold_after_2_to_the_32_levels(device):
+    """A vertex's stamp is its last level's number, whole: 2^32 levels later (a frontier
+    kept across millions of calls) it still differs from the current one, and the append
+    goes in (a 32-bit stamp matched again and dropped it)."""
+    frontier = Frontier(10, device)
+    append = Functor("void operator()(long long) const { frontier.append_unique(5, 0); }", frontier=frontier.view)
+    frontier.reset()
+    transform(1, append)
+    frontier.next_level()
+    number = int(frontier.bounds[NUMBER])
+    frontier.bounds[NUMBER] = number - 1 + 2**32  # the level 5 was appended in, 2^32 levels on
+    transform(1, append)
+    frontier.next_level()
+    assert frontier.wait_size() == 1
 
 
 def test_an_overflowed_frontier_hands_out_no_level(device):

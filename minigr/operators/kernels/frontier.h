@@ -65,10 +65,13 @@ __device__ __forceinline__ void append_vertex(const Q& q, int v, long long edges
 }
 
 // Whether v is not in this level yet, and now is (the stamps remember each
-// vertex's last level): one caller gets true. The exchange alone, with no load
-// of the stamp before it: most callers are first, and the load was a round
-// trip more. H100, 2026-11-27, persistent SSSP / idempotent BFS ms, load and
-// exchange against exchange (.devrun/stampab.py, two rounds): USA-road-d.NY
+// vertex's last level number, 64-bit: a 32-bit one wrapped after 2^32 levels,
+// ~4M calls of SSSP on one graph, and a stamp left from exactly that many
+// levels before matched, dropping an append): one caller gets true. The
+// exchange alone, with no load of the stamp before it: most callers are first,
+// and the load was a round trip more. H100, 2026-11-27, persistent SSSP /
+// idempotent BFS ms, load and exchange against exchange (.devrun/stampab.py,
+// two rounds, 32-bit stamps): USA-road-d.NY
 // 5.86-5.88 / 2.13-2.14 -> 5.36-5.47 / 2.09-2.13, grid_22 25.0-25.3 / 19.0 ->
 // 24.0-24.2 / 18.0, rgg_n22 26.6 / 9.5-9.6 -> 26.0-26.1 / 9.2-9.4,
 // luxembourg_osm 5.72 / 4.61-4.68 -> 5.49-5.60 / 4.45-4.58, kron_s21_e16
@@ -76,7 +79,7 @@ __device__ __forceinline__ void append_vertex(const Q& q, int v, long long edges
 template <class Q>
 __device__ __forceinline__ bool first_this_level(const Q& q, int v)
 {
-    const int number = (int)q.bounds[level::NUMBER];
+    const long long number = q.bounds[level::NUMBER];
     return atomicExch(&q.stamps[v], number) != number;
 }
 
