@@ -465,6 +465,7 @@ def test_generator_specs():
     ("rgg:scale=big", r"scale in 'rgg:scale=big' must be a non-negative integer, got 'big'"),
     ("grid:scale=5", r"grid needs an even scale"),
     ("grid:scale=4,seed=1,scale=2", r"scale is given twice in 'grid:scale=4,seed=1,scale=2'; give it once"),
+    ("grid:scale=4,permute=2", r"permute in 'grid:scale=4,permute=2' must be 0 \(ids row by row\) or 1"),
 ])
 def test_generator_spec_errors(spec, message):
     with pytest.raises(MinigrError, match=message):

@@ -39,6 +39,8 @@ def parse(spec):
         given.add(key)
         if not re.fullmatch(r"\d+", value):
             raise MinigrError(f"{key} in {spec!r} must be a non-negative integer, got {value!r}")
+        if key == "permute" and value not in ("0", "1"):  # a flag: 2 read as 1, a graph asked for by mistake
+            raise MinigrError(f"permute in {spec!r} must be 0 (ids row by row) or 1 (permuted), got {value!r}")
         params[key] = int(value)
     if "scale" not in params:
         raise MinigrError(f"{spec!r} needs scale=S (2^S vertices)")
