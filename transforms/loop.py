@@ -204,16 +204,15 @@ class _CudaGraph:
         self.huge_lists = {}  # its segment_transforms' own (launch.huge_lists_of)
         with huge_lists_of(self.huge_lists):
             huge_list(device)  # made now: a captured body may not allocate
-        _check(rt.cudaSetDevice(current_gpu()), "cudaSetDevice")
-        self.graph = _check(rt.cudaGraphCreate(0), "cudaGraphCreate")
-        self.exec = None
-        try:
-            with huge_lists_of(self.huge_lists):
+            _check(rt.cudaSetDevice(current_gpu()), "cudaSetDevice")
+            self.graph = _check(rt.cudaGraphCreate(0), "cudaGraphCreate")
+            self.exec = None
+            try:
                 fill(rt, self.graph)
-            self.exec = _check(rt.cudaGraphInstantiate(self.graph, 0), "cudaGraphInstantiate")
-        except BaseException:
-            self.close()
-            raise
+                self.exec = _check(rt.cudaGraphInstantiate(self.graph, 0), "cudaGraphInstantiate")
+            except BaseException:
+                self.close()
+                raise
 
     def launch(self):
         import cupy

@@ -20,6 +20,7 @@ from ..transforms import Functor, transform
 # atomicMin on those.
 LOWEST = 16
 _VIEW = f"static constexpr int LOWEST = {LOWEST};\n" + """
+__device__ static double infinity() { return minigr::bit_cast<double>(0x7ff0000000000000LL); }  // NVRTC has no INFINITY
 __device__ bool offer(int v, double label) const {  // true: v is near, for the caller to append
     if (label < bucket[0]) return true;
     minigr::aggregated_min((unsigned long long*)&bucket[LOWEST], minigr::bit_cast<unsigned long long>(label));
@@ -32,7 +33,7 @@ __device__ void reset(int root, double delta) const {
     near.reset(root);
     far.reset(-1);
     bucket[0] = bucket[1] = delta;
-    bucket[LOWEST] = minigr::bit_cast<double>(0x7ff0000000000000LL);
+    bucket[LOWEST] = infinity();
 }
 // Near's next level made current (far's level, split already, dropped): its size. By one thread.
 __device__ long long next_near() const {
@@ -43,9 +44,9 @@ __device__ long long next_near() const {
 // current, to be split: how many. next() skips the empty buckets; parts of a graph raise by one
 // in lockstep, as another part may hold labels where this one has none. By one thread.
 __device__ long long raise_threshold(double deltas) const {
-    const double raised = bucket[0] + deltas * bucket[1], inf = minigr::bit_cast<double>(0x7ff0000000000000LL);
-    bucket[0] = raised > bucket[0] ? raised : nextafter(bucket[0], inf);  // a delta under its precision adds 0
-    bucket[LOWEST] = inf;
+    const double raised = bucket[0] + deltas * bucket[1];
+    bucket[0] = raised > bucket[0] ? raised : nextafter(bucket[0], infinity());  // a delta under its precision adds 0
+    bucket[LOWEST] = infinity();
     return far.next_level();
 }
 // After an iteration: near's next level if it has vertices, else the threshold raised to the
@@ -57,8 +58,7 @@ __device__ bool next() const {
     const long long far = raise_threshold(lowest >= threshold ? floor((lowest - threshold) / delta) + 1 : 1);
     // past far's lowest label whatever the rounding (a delta far under the labels' precision), lest the
     // split send it far again, and again
-    const double inf = minigr::bit_cast<double>(0x7ff0000000000000LL);
-    if (lowest < inf && !(bucket[0] > lowest)) bucket[0] = nextafter(lowest, inf);
+    if (lowest < infinity() && !(bucket[0] > lowest)) bucket[0] = nextafter(lowest, infinity());
     return far > 0;
 }"""
 _SPLIT = "void operator()(long long i) const { const int v = buckets.far.vertex(i); buckets.place(v, label(v)); }"
