@@ -423,6 +423,29 @@ def test_save_and_load_binary(tmp_path, weighted):
     assert same_graph(load(tmp_path / "grid.mgr", remove_duplicates=True, device="cpu"), g)
 
 
+@pytest.mark.parametrize("offsets, columns, weights, why", [
+    ([0, 1, 2, 3], [1, 2, 0], None, "edge 0 -> 1 has no 1 -> 0"),  # a cycle one way: every degree matches
+    ([0, 1, 2, 3], [1, 0, 0], None, "vertex 0 has out-degree 1 but in-degree 2"),
+    ([0, 1, 2, 2], [1, 0], [1.0, 2.0], "edge 0 -> 1 weighs 1.0 one way and 2.0 the other"),
+    ([0, 2, 4, 4], [1, 1, 0, 0], [1.0, 2.0, 2.0, 3.0], "edge 0 -> 1 weighs 1.0 one way and 2.0 the other"),
+])
+def test_a_binary_file_marked_undirected_has_each_edge_both_ways(tmp_path, offsets, columns, weights, why):
+    """A .mgr anyone could have written, marked undirected but not symmetric, would give wrong
+    answers (a traversal reads one copy of an edge, a reduction the other): refused."""
+    weights = None if weights is None else np.asarray(weights, np.float32)
+    io.save(Graph(np.asarray(offsets), np.asarray(columns, np.int32), weights, directed=False, device="cpu"),
+            tmp_path / "g.mgr")
+    with pytest.raises(MinigrError, match=rf"g.mgr: damaged binary graph \(marked undirected, but {why}\)"):
+        load(tmp_path / "g.mgr", device="cpu")
+
+
+def test_duplicate_edges_weigh_the_same_both_ways_in_any_order(tmp_path):
+    graph = Graph(np.asarray([0, 2, 4, 4]), np.asarray([1, 1, 0, 0], np.int32),
+                  np.asarray([1.0, 2.0, 2.0, 1.0], np.float32), directed=False, device="cpu")
+    io.save(graph, tmp_path / "g.mgr")
+    assert same_graph(load(tmp_path / "g.mgr", device="cpu"), graph)
+
+
 def test_save_needs_the_binary_extension(tmp_path):
     with pytest.raises(MinigrError, match=r"g.bin: a minigr binary graph file must end in .mgr"):
         io.save(Graph.from_edges([0], [1], device="cpu"), tmp_path / "g.bin")
