@@ -484,8 +484,9 @@ class Graph:
             weights = None if weights is None else xp.concatenate([weights, weights])
             directed = False
         key, weights = _kept_keys(xp, *_sorted_keys(xp, key, weights), remove_duplicates)
-        if not directed and not symmetrize and not _is_symmetric(xp, key, weights, shift):
-            raise MinigrError("the edges are not symmetric, so the graph cannot be undirected; "
+        unmatched = None if directed or symmetrize else _first_unmatched_edge(xp, key, weights, shift)
+        if unmatched:
+            raise MinigrError(f"the edges are not symmetric ({unmatched}), so the graph cannot be undirected; "
                               "pass symmetrize=True to add the reverse edges")
         row_offsets, col_indices = xp.empty(n + 1, np.int64), xp.empty(len(key), np.int32)
         transform(max(n + 1, len(key)), Functor(CSR, filename="<csr>", key=key, count=np.int64(len(key)),
@@ -613,13 +614,37 @@ def _kept_keys(xp, key, weights, dedupe):
     return kept[:count], None if weights is None else kept_weights[:count]
 
 
-def _is_symmetric(xp, key, weights, shift):
-    """Whether the multiset of (src, dst, weight) equals that of (dst, src, weight); `key`
-    (with `weights`) is sorted as _sorted_keys leaves it."""
+def unmatched_edge(graph):
+    """What breaks the symmetry of a graph's stored edges, or None: an undirected graph holds
+    each edge both ways with one weight (see _first_unmatched_edge)."""
+    xp, shift = graph.xp, max(graph.num_vertices - 1, 0).bit_length()
+    key = graph.edge_sources() << shift | graph.col_indices.astype(np.int64)
+    return _first_unmatched_edge(xp, *_sorted_keys(xp, key, graph.weights), shift)
+
+
+def _first_unmatched_edge(xp, key, weights, shift):
+    """Where the multiset of (src, dst, weight) differs from that of (dst, src, weight), said
+    as "edge u -> v has no v -> u" or "edge u -> v weighs a one way and b the other", or
+    None; `key` (with `weights`) is sorted as _sorted_keys leaves it. Up to the first
+    difference the two sorted lists agree, so there the smaller key is the edge whose
+    reverse is missing."""
     flipped = (key & ((1 << shift) - 1)) << shift | key >> shift
     flipped, flipped_weights = _sorted_keys(xp, flipped, weights)
-    return bool(xp.array_equal(key, flipped)) and (
-        weights is None or bool(xp.array_equal(weights, flipped_weights)))
+    differ = xp.flatnonzero(key != flipped)
+    mask = (1 << shift) - 1
+    if len(differ):
+        mine, theirs = int(key[int(differ[0])]), int(flipped[int(differ[0])])
+        if mine < theirs:  # edge u -> v
+            u, v = mine >> shift, mine & mask
+        else:  # the reverse of edge u -> v
+            u, v = theirs & mask, theirs >> shift
+        return f"edge {u} -> {v} has no {v} -> {u}"
+    differ = xp.flatnonzero(weights != flipped_weights) if weights is not None else ()
+    if not len(differ):
+        return None
+    at, edge = int(differ[0]), int(key[int(differ[0])])
+    return (f"edge {edge >> shift} -> {edge & mask} weighs {float(weights[at])} one way and "
+            f"{float(flipped_weights[at])} the other")
 
 
 def _real_weight(edge, weight):

@@ -425,7 +425,7 @@ def test_save_and_load_binary(tmp_path, weighted):
 
 @pytest.mark.parametrize("offsets, columns, weights, why", [
     ([0, 1, 2, 3], [1, 2, 0], None, "edge 0 -> 1 has no 1 -> 0"),  # a cycle one way: every degree matches
-    ([0, 1, 2, 3], [1, 0, 0], None, "vertex 0 has out-degree 1 but in-degree 2"),
+    ([0, 1, 2, 3], [1, 0, 0], None, "edge 2 -> 0 has no 0 -> 2"),
     ([0, 1, 2, 2], [1, 0], [1.0, 2.0], "edge 0 -> 1 weighs 1.0 one way and 2.0 the other"),
     ([0, 2, 4, 4], [1, 1, 0, 0], [1.0, 2.0, 2.0, 3.0], "edge 0 -> 1 weighs 1.0 one way and 2.0 the other"),
 ])

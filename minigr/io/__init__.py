@@ -94,7 +94,7 @@ def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
     with Progress(f"loading {source}", _shown(progress, os.path.getsize(source) >= BIG_INPUT)
                   ) as report:
         if read is None:
-            return options.from_graph(read_binary(source).to(device), chosen, source)
+            return options.from_graph(read_binary(source, device), chosen, source)
         graph = binary.read_cache(source, chosen) if cache else None
         if graph is not None:
             return graph.to(device)

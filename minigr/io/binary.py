@@ -16,7 +16,7 @@ import zlib
 import numpy as np
 
 from ..arrays import to_host
-from ..graph import MAX_VERTICES, Graph, check_csr
+from ..graph import MAX_VERTICES, Graph, check_csr, unmatched_edge
 from ..transforms.errors import MinigrError
 from ..transforms.files import open_own_file, write_atomically
 
@@ -34,14 +34,14 @@ def save(graph, path):
     _write(path, graph, {"source": None, "options": None})
 
 
-def read_binary(path):
-    """The Graph (on the CPU) stored in a .mgr file; MinigrError when the file is damaged, or
-    says undirected but lacks an edge's other direction (which anyone may have written: an own
-    cache, made from a parse, is not checked so)."""
+def read_binary(path, device="cpu"):
+    """The Graph stored in a .mgr file, on `device`; MinigrError when the file is damaged, or
+    says undirected but lacks an edge's other direction (anyone may have written it: an own
+    cache, made from a parse, is not checked so; a sort of the edges where the graph lives)."""
     with open(path, "rb") as f:
         header = _read_header(f, path)
-        graph = _read_arrays(f, header, path)
-    unmatched = None if graph.directed else _first_unmatched_edge(graph.row_offsets, graph.col_indices, graph.weights)
+        graph = _read_arrays(f, header, path).to(device)
+    unmatched = None if graph.directed else unmatched_edge(graph)
     if unmatched:
         raise MinigrError(f"{path}: damaged binary graph (marked undirected, but {unmatched})")
     return graph
@@ -178,33 +178,3 @@ def _first_unsorted_row(row_offsets, col_indices):
         return None
     return int(np.searchsorted(row_offsets, int(np.flatnonzero(down)[0]) + 1, side="right")) - 1
 
-
-def _first_unmatched_edge(row_offsets, col_indices, weights):
-    """What breaks the symmetry of a CSR, or None: an undirected graph holds each edge both
-    ways with one weight, and primitives read either copy. The transpose (SciPy's, rows
-    sorted, ~0.5 s for 16M edges on one core) must equal the graph, its weights too once
-    each run of duplicate edges is ordered by weight."""
-    import scipy.sparse  # here, not at the top: it takes 0.4 s to import
-    n = len(row_offsets) - 1
-    degrees = np.diff(row_offsets)
-    data = np.ones(len(col_indices), np.int8) if weights is None else weights
-    mirror = scipy.sparse.csr_matrix((data, col_indices, row_offsets), shape=(n, n)).tocsc()
-    in_degrees = np.diff(mirror.indptr)
-    if not np.array_equal(in_degrees, degrees):
-        v = int(np.flatnonzero(in_degrees != degrees)[0])
-        return f"vertex {v} has out-degree {degrees[v]} but in-degree {in_degrees[v]}"
-    rows = np.repeat(np.arange(n), degrees)
-    differ = np.flatnonzero(mirror.indices != col_indices)
-    if len(differ):  # the rows agree up to here: the smaller column is the one missing from the other side
-        row, mine, theirs = int(rows[differ[0]]), int(col_indices[differ[0]]), int(mirror.indices[differ[0]])
-        return (f"edge {row} -> {mine} has no {mine} -> {row}" if mine < theirs else
-                f"edge {theirs} -> {row} has no {row} -> {theirs}")
-    if weights is None or np.array_equal(mirror.data, weights):
-        return None
-    mine = weights[np.lexsort((weights, col_indices, rows))]  # each run of duplicates by weight
-    theirs = mirror.data[np.lexsort((mirror.data, col_indices, rows))]
-    differ = np.flatnonzero(mine != theirs)
-    if not len(differ):
-        return None
-    e = differ[0]
-    return f"edge {rows[e]} -> {col_indices[e]} weighs {mine[e]} one way and {theirs[e]} the other"
