@@ -202,6 +202,24 @@ EDGE_LIST_ERRORS = [
 ]
 
 
+@pytest.mark.parametrize("name, text", [
+    ("comment.txt", "# saved by an editor\n0 1 2.5\n1 2 1\n3 0 4\n"),
+    ("spaced.txt", "0  1 2.5\n1 2 1\n3 0 4\n"),  # runs of spaces: the loadtxt path
+    ("plain.txt", "0 1 2.5\n1 2 1\n3 0 4\n"),
+    ("g.mtx", BANNER.format("real", "general") + "4 4 3\n1 2 2.5\n2 3 1\n4 1 4\n"),
+    ("g.mtx.gz", BANNER.format("real", "general") + "4 4 3\n1 2 2.5\n2 3 1\n4 1 4\n"),
+])
+def test_utf8_byte_order_mark_is_skipped(tmp_path, name, text):
+    """A file saved with a UTF-8 byte order mark (Windows editors) reads as without it: it
+    failed as an unparsable '\\ufeff0', a missing banner or a 1-column line, or not, by the
+    line's spacing."""
+    clean = load(write(tmp_path / f"clean{name}", text.replace("# saved by an editor\n", "")), device="cpu")
+    path = tmp_path / name
+    data = b"\xef\xbb\xbf" + text.encode()
+    path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    assert same_graph(load(path, device="cpu"), clean)
+
+
 @pytest.mark.parametrize("text, message", EDGE_LIST_ERRORS)
 def test_edge_list_errors(tmp_path, text, message):
     path = write(tmp_path / "bad.txt", text)
