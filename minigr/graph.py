@@ -484,7 +484,7 @@ class Graph:
             weights = None if weights is None else xp.concatenate([weights, weights])
             directed = False
         key, weights = _kept_keys(xp, *_sorted_keys(xp, key, weights), remove_duplicates)
-        if not directed and not symmetrize and not _is_symmetric(xp, key, weights, shift):
+        if not directed and not symmetrize and not is_symmetric(xp, key, weights, shift):
             raise MinigrError("the edges are not symmetric, so the graph cannot be undirected; "
                               "pass symmetrize=True to add the reverse edges")
         row_offsets, col_indices = xp.empty(n + 1, np.int64), xp.empty(len(key), np.int32)
@@ -613,13 +613,15 @@ def _kept_keys(xp, key, weights, dedupe):
     return kept[:count], None if weights is None else kept_weights[:count]
 
 
-def _is_symmetric(xp, key, weights, shift):
-    """Whether the multiset of (src, dst, weight) equals that of (dst, src, weight); `key`
-    (with `weights`) is sorted as _sorted_keys leaves it."""
+def is_symmetric(xp, key, weights, shift):
+    """Whether each stored edge's k-th copy (src, dst, weight) has its reverse, the k-th copy of
+    (dst, src), of the same weight: the multiset of (src, dst, weight) equals that of (dst, src,
+    weight) when `key` (src << shift | dst, with `weights`) is sorted as _sorted_keys leaves it."""
     flipped = (key & ((1 << shift) - 1)) << shift | key >> shift
-    flipped, flipped_weights = _sorted_keys(xp, flipped, weights)
-    return bool(xp.array_equal(key, flipped)) and (
-        weights is None or bool(xp.array_equal(weights, flipped_weights)))
+    if weights is None:
+        return bool(xp.array_equal(key, sort(xp, flipped)))
+    order = xp.argsort(flipped, kind="stable")  # the copies of an edge keep their order (by weight)
+    return bool(xp.array_equal(key, flipped[order])) and bool(xp.array_equal(weights, weights[order]))
 
 
 def _real_weight(edge, weight):

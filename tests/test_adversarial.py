@@ -27,6 +27,7 @@ from minigr.cli import main
 from minigr.io import binary
 from minigr.transforms import files
 from test_cli import error_of
+from test_io import same_graph
 
 # ---- --output: written through links and special files, never replacing them ---------------
 
@@ -200,6 +201,26 @@ def test_a_damaged_cache_header_is_a_one_line_error(tmp_path, header, why):
         io.read_binary(f"{path}.mgr")
     assert edges_of(load(path, device="cpu")) == PATH_EDGES
 
+
+@pytest.mark.parametrize("row_offsets, col_indices, weights", [
+    ([0, 2, 3, 3, 3], [1, 2, 2], None),  # 0 - 1, 0 - 2, 1 - 2 stored one way only
+    ([0, 1, 2, 2], [1, 0], [1.0, 5.0]),  # 0 -> 1 weighs 1, 1 -> 0 weighs 5
+    ([0, 2, 4], [1, 1, 0, 0], [1.0, 5.0, 5.0, 1.0]),  # copies paired in the wrong order: mst would mix them
+])
+def test_an_undirected_binary_graph_whose_edges_are_not_symmetric_is_refused(tmp_path, row_offsets, col_indices,
+                                                                              weights):
+    """A .mgr file given to load (written by anyone) that says undirected: its edges must be symmetric,
+    each copy of u -> v weighing what the same copy of v -> u weighs; mst crashed the process on the first
+    (an edge without its reverse indexes before its arrays), and every pull read wrong in-neighbours."""
+    path = tmp_path / "g.mgr"
+    io.save(Graph(np.array(row_offsets), np.array(col_indices, np.int32),
+                  None if weights is None else np.array(weights, np.float32), directed=False), path)
+    with pytest.raises(MinigrError, match=r"g.mgr: damaged binary graph \(it says undirected, but its edges "
+                                          r"are not symmetric"):
+        load(path, device="cpu")
+    good = Graph.from_edges([0, 0, 2], [1, 1, 1], [3.0, 2.0, 7.0], symmetrize=True, device="cpu")
+    io.save(good, path)  # duplicates, their copies by weight: as minigr writes them
+    assert same_graph(load(path, device="cpu"), good)
 
 
 def test_a_fifo_named_like_the_cache_does_not_block_the_load(tmp_path):

@@ -2,8 +2,9 @@
 
 Layout: PREFIX, then a JSON header (counts, directedness, what the file was built from), then
 row_offsets (int64), col_indices (int32) and weights (float32, when weighted), little-endian.
-The CRC-32 covers the header and the arrays, which are checked as a CSR when read. Reading one
-is the fastest way to a graph: the arrays are read straight into place. A cache beside a text
+The CRC-32 covers the header and the arrays, which are checked as a CSR when read (and, for a
+.mgr given to load, an undirected graph's edges as symmetric). Reading one is the fastest way to
+a graph: the arrays are read straight into place. A cache beside a text
 file is keyed to the SHA-256 of the text's bytes that were parsed and to the load options, and
 is read only when no one but this user could have written it."""
 import hashlib
@@ -16,7 +17,7 @@ import zlib
 import numpy as np
 
 from ..arrays import to_host
-from ..graph import MAX_VERTICES, Graph, check_csr
+from ..graph import MAX_VERTICES, Graph, check_csr, is_symmetric
 from ..transforms.errors import MinigrError
 from ..transforms.files import open_own_file, write_atomically
 
@@ -35,10 +36,17 @@ def save(graph, path):
 
 
 def read_binary(path):
-    """The Graph (on the CPU) stored in a .mgr file; MinigrError when the file is damaged."""
+    """The Graph (on the CPU) stored in a .mgr file; MinigrError when the file is damaged. Such a
+    file may come from anyone, so an undirected graph's edges are checked to be symmetric
+    (primitives that pair an edge with its reverse would index outside their arrays); a cache
+    of the user's own, written by load, is not (see read_cache)."""
     with open(path, "rb") as f:
         header = _read_header(f, path)
-        return _read_arrays(f, header, path)
+        graph = _read_arrays(f, header, path)
+    if not graph.directed and not is_symmetric(np, graph.edge_sources() << 32 | graph.col_indices, graph.weights, 32):
+        raise MinigrError(f"{path}: damaged binary graph (it says undirected, but its edges are not symmetric: "
+                          "an edge's reverse is missing or weighs another weight); write it with minigr.io.save")
+    return graph
 
 
 def _cache_path(path):
