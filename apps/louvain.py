@@ -91,7 +91,8 @@ def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, we
     Returns
     -------
     Result
-        ``community`` (int32, 0..k-1), ``modularity`` (networkx's; nan without edges) and
+        ``community`` (int32, 0..k-1), ``modularity`` (networkx's; nan without edges, or weighted
+        ones of total weight 0) and
         ``levels``.
 
     Examples
@@ -112,7 +113,8 @@ def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, we
     community, quality, levels, sweeps = xp.arange(n, dtype=numpy.int32), float("nan"), 0, 0
     with Timer(graph.device) as timer:
         level = first = contract(graph, xp.arange(n), weighted)[0]  # float64 weights, duplicates summed
-        while level.num_edges and (max_level is None or levels < max_level):
+        weighs = level.num_edges and float(level.weights.sum()) > 0  # else modularity is undefined, as without edges
+        while weighs and (max_level is None or levels < max_level):
             moves = Moves(level, resolution, threshold, seed + levels)
             start, end, done = moves.run(loop)
             quality, sweeps = start if levels == 0 else quality, sweeps + done

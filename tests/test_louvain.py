@@ -102,6 +102,16 @@ def test_refusals(device):
     assert len(louvain(empty).community) == 0
 
 
+def test_weights_all_zero_are_as_no_edges(device):
+    """Weighted, with every weight 0 (no edge counts): each vertex alone and modularity nan, as without
+    edges; it raised ZeroDivisionError (a traceback) dividing by the total weight."""
+    graph = Graph.from_edges([0, 1, 2], [1, 2, 0], [0.0, 0.0, 0.0], symmetrize=True, device=device)
+    result = louvain(graph, weighted=True)
+    assert numpy.isnan(result.modularity) and to_host(result.community).tolist() == [0, 1, 2]
+    assert numpy.isnan(validate.modularity(graph, result.community, weighted=True))
+    assert validate.check_louvain(graph, result.community, weighted=True).startswith("ok")
+
+
 @pytest.mark.parametrize("name", ["disconnected_loops_duplicates", "karate", "les miserables"])
 def test_modularity_reference_is_networkx(name):
     graph, weighted, g = standard("cpu")[name]
