@@ -10,6 +10,7 @@ import sys
 
 import networkx as nx
 import pytest
+import scipy.sparse.linalg
 
 from minigr.nx.backend import FUNCTIONS, can_run
 from minigr.nx.convert import MinigrGraph, convert_from_nx, convert_to_nx
@@ -450,6 +451,8 @@ DECLINED = {  # calls minigr cannot answer as networkx would: name -> (call, net
                                                                           backend=b)), None),
     "hits not converging in max_iter": (lambda G, b: {v: round(x, 9) for v, x in nx.hits(  # ARPACK: to 1e-16
         nx.gnp_random_graph(200, 0.05, seed=1, directed=True), max_iter=3, backend=b)[0].items()}, None),
+    "hits with every weight 0": (lambda G, b: nx.hits(nx.DiGraph([(0, 1, {"weight": 0}), (1, 2, {"weight": 0})]),
+                                                      backend=b), scipy.sparse.linalg.ArpackError),
     "a seeded independent set": (lambda G, b: nx.maximal_independent_set(G, seed=1, backend=b), None),
     "coloring a directed graph": (lambda G, b: nx.greedy_color(G.to_directed(), backend=b), None),
 }

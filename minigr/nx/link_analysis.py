@@ -80,7 +80,10 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
     if len(G.src) == 0:
         raise ZeroDivisionError("the graph has no edges")  # networkx divides by its 0 largest score too
     vectors = {} if nstart is None else {"nstart": node_vector(G, nstart, "nstart")}
+    graph = G.minigr_graph("weight")
+    if not bool((graph.weights != 0).any()):
+        raise NotImplementedError("every edge weighs 0; networkx's ARPACK fails on that its own way")
     with converged(max_iter, networkx_iterates=False):
-        found = minigr.hits(G.minigr_graph("weight"), max_iter=max_iter, tol=tol, normalized=normalized,
-                            weighted=True, **vectors).to_host()
+        found = minigr.hits(graph, max_iter=max_iter, tol=tol, normalized=normalized, weighted=True,
+                            **vectors).to_host()
     return dict(zip(G.nodes, found.hub.tolist())), dict(zip(G.nodes, found.authority.tolist()))
