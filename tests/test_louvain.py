@@ -96,8 +96,11 @@ def test_refusals(device):
         louvain(graphs["random_directed"])
     with pytest.raises(MinigrError, match="needs edge weights"):
         louvain(graphs["grid"], weighted=True)
-    with pytest.raises(MinigrError, match="max_level must be at least 1"):
+    with pytest.raises(MinigrError, match="max_level must be an integer of at least 1"):
         louvain(graphs["grid"], max_level=0)
+    for wrong in (2.5, "2", True):  # 2.5 ran 3 levels, "2" raised a TypeError
+        with pytest.raises(MinigrError, match=f"max_level must be an integer of at least 1 or None, got {wrong!r}"):
+            louvain(graphs["grid"], max_level=wrong)
     empty = Graph.from_edges([], [], num_vertices=0, symmetrize=True, device=device)
     assert len(louvain(empty).community) == 0
 
