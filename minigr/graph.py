@@ -418,9 +418,15 @@ class Graph:
         (1, [2.0])
         """
         check_flags(weighted=weighted)
+        import scipy.sparse  # here, not at the top: it takes 0.4 s to import
+        if not scipy.sparse.issparse(matrix):
+            raise MinigrError(f"matrix must be a SciPy sparse matrix or array, got {type(matrix).__name__}; for a "
+                              "dense adjacency matrix A, pass scipy.sparse.csr_array(A)")
         rows, cols = matrix.shape
         if rows != cols:
             raise MinigrError(f"an adjacency matrix must be square, got {rows} x {cols}")
+        if matrix.dtype.kind in "iu":  # repeats summed in float64 (by tocsr too): in int8, 100 + 100 is -56
+            matrix = matrix.astype(np.float64)
         matrix = matrix.tocsr(copy=True)  # copied: summing in place would change the caller's matrix
         matrix.sum_duplicates()
         coo = matrix.tocoo()
