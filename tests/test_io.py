@@ -250,6 +250,11 @@ def test_directed_option(tmp_path):
     for option in ("directed", "symmetrize", "remove_self_loops", "remove_duplicates"):  # 'no' is truthy
         with pytest.raises(MinigrError, match=f"{option} must be True or False, got 'no'"):
             load(asym, **{option: "no"}, device="cpu")
+    fresh = write(tmp_path / "fresh.txt", "0 1\n")
+    for option in ("cache", "progress"):  # cache='no' read and wrote the .mgr beside the file
+        with pytest.raises(MinigrError, match=f"{option} must be True or False, got 'no'"):
+            load(fresh, **{option: "no"}, device="cpu")
+    assert not os.path.exists(f"{fresh}.mgr")
 
 
 def test_bytes_path(tmp_path):
