@@ -17,7 +17,7 @@ import zlib
 import numpy as np
 
 from ..arrays import to_host
-from ..graph import MAX_VERTICES, Graph, check_csr, is_symmetric
+from ..graph import MAX_VERTICES, Graph, check_csr
 from ..transforms.errors import MinigrError
 from ..transforms.files import open_own_file, write_atomically
 
@@ -43,10 +43,21 @@ def read_binary(path):
     with open(path, "rb") as f:
         header = _read_header(f, path)
         graph = _read_arrays(f, header, path)
-    if not graph.directed and not is_symmetric(np, graph.edge_sources() << 32 | graph.col_indices, graph.weights, 32):
+    if not graph.directed and not _own_transpose(graph):
         raise MinigrError(f"{path}: damaged binary graph (it says undirected, but its edges are not symmetric: "
                           "an edge's reverse is missing or weighs another weight); write it with minigr.io.save")
     return graph
+
+
+def _own_transpose(graph):
+    """Whether a CSR (sorted rows, on the host) equals its transpose: SciPy's counting sort, which keeps
+    each row's sources ascending and an edge's copies in their order, so that each copy of u -> v must
+    meet the same copy of v -> u, of the same weight (31M edges: 0.8-1.8 s on 2 busy cores, where a stable sort of the keys took 4-7 s)."""
+    import scipy.sparse  # here, not at the top: it takes 0.3 s to import
+    n, values = graph.num_vertices, np.ones(graph.num_edges, np.int8) if graph.weights is None else graph.weights
+    transpose = scipy.sparse.csr_matrix((values, graph.col_indices, graph.row_offsets), shape=(n, n)).tocsc()
+    return (np.array_equal(transpose.indptr, graph.row_offsets) and np.array_equal(transpose.indices, graph.col_indices)
+            and (graph.weights is None or np.array_equal(transpose.data, graph.weights)))
 
 
 def _cache_path(path):
