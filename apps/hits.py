@@ -60,8 +60,9 @@ def hits(graph, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighte
     n = graph.num_vertices
     if n == 0:
         return Result({"hub": graph.xp.zeros(0), "authority": graph.xp.zeros(0)}, 0, 0.0, 0)
-    if graph.num_edges == 0:
-        raise MinigrError("HITS needs at least one edge: without one every score is 0 and cannot be scaled")
+    if graph.num_edges == 0 or weighted and not bool((graph.weights != 0).any()):
+        raise MinigrError("HITS needs at least one edge" + (" of nonzero weight" if weighted else "")
+                          + ": without one every score is 0 and cannot be scaled")
     run = problem(graph, ("hits", bool(weighted)), lambda: HITS(graph, weighted))
     iterations, ms = run.converge(loop, max_iter, tol, hub=1.0 / n if start is None else start)
     hub, authority = copied(run.hub), run.authority / run.authority.max()

@@ -12,6 +12,8 @@ lowers the modularity is undone at the next one's start, and a level ends
 after PATIENCE sweeps in a row gain no more than threshold. After the levels,
 the input's vertices move once more, starting from the communities found
 (what parallel moves left undone, a sequential pass would have done)."""
+import numbers
+
 import numpy
 
 from minigr import alternatives as alt
@@ -91,7 +93,8 @@ def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, we
     Returns
     -------
     Result
-        ``community`` (int32, 0..k-1), ``modularity`` (networkx's; nan without edges) and
+        ``community`` (int32, 0..k-1), ``modularity`` (networkx's; nan without edges, or weighted
+        ones of total weight 0) and
         ``levels``.
 
     Examples
@@ -106,13 +109,15 @@ def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, we
     if weighted:
         check_weights(graph, "weighted Louvain")
     seed = int(seed_word(seed))
-    if max_level is not None and max_level < 1:
-        raise MinigrError(f"max_level must be at least 1 or None, got {max_level!r}")
+    if max_level is not None and (isinstance(max_level, bool) or not isinstance(max_level, numbers.Integral)
+                                  or max_level < 1):
+        raise MinigrError(f"max_level must be an integer of at least 1 or None, got {max_level!r}")
     xp, n = graph.xp, graph.num_vertices
     community, quality, levels, sweeps = xp.arange(n, dtype=numpy.int32), float("nan"), 0, 0
     with Timer(graph.device) as timer:
         level = first = contract(graph, xp.arange(n), weighted)[0]  # float64 weights, duplicates summed
-        while level.num_edges and (max_level is None or levels < max_level):
+        weighs = level.num_edges and float(level.weights.sum()) > 0  # else modularity is undefined, as without edges
+        while weighs and (max_level is None or levels < max_level):
             moves = Moves(level, resolution, threshold, seed + levels)
             start, end, done = moves.run(loop)
             quality, sweeps = start if levels == 0 else quality, sweeps + done

@@ -15,6 +15,7 @@ import numbers
 import numpy
 
 from .generators import SEEDS
+from .graph import check_flags
 from .transforms.errors import MinigrError
 
 # A way to compute a primitive that the bench times: name; device ("gpu" or
@@ -208,10 +209,13 @@ class App:
 
     def check_options(self, options, cli=False):
         """The options checked (type and limits), before any work, as Option.check returns them;
-        names as --flags for the CLI."""
+        names as --flags for the CLI. run's other keywords with a True or False default (weighted,
+        normalized: Python's only) must be True or False: "no" is truthy."""
         checked = dict(options)
         for option in self.options:
             if option.name in options:
                 checked[option.name] = option.check(options[option.name], option.flag if cli else None)
+        check_flags(**{p.name: options[p.name] for p in inspect.signature(self.run).parameters.values()
+                       if isinstance(p.default, bool) and p.name in options})
         return checked
 

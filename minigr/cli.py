@@ -155,6 +155,8 @@ def _run_primitive(app, args):
     if complaint:
         print(complaint, file=sys.stderr)
     run = functools.partial(app.run, graph, *([source] if app.sourced else []), **options)
+    if sys.stderr.isatty():  # as long as a timed run (minutes for some on the CPU): say what is going on
+        print(f"{app.name}: a warm-up run, untimed (its kernels compile on first use)", file=sys.stderr, flush=True)
     run()  # warm-up: compiles and caches the kernels
     facts = _facts(graph, source)
     records = []

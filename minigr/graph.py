@@ -418,9 +418,15 @@ class Graph:
         (1, [2.0])
         """
         check_flags(weighted=weighted)
+        import scipy.sparse  # here, not at the top: it takes 0.4 s to import
+        if not scipy.sparse.issparse(matrix):
+            raise MinigrError(f"matrix must be a SciPy sparse matrix or array, got {type(matrix).__name__}; for a "
+                              "dense adjacency matrix A, pass scipy.sparse.csr_array(A)")
         rows, cols = matrix.shape
         if rows != cols:
             raise MinigrError(f"an adjacency matrix must be square, got {rows} x {cols}")
+        if matrix.dtype.kind in "iu":  # repeats summed in float64 (by tocsr too): in int8, 100 + 100 is -56
+            matrix = matrix.astype(np.float64)
         matrix = matrix.tocsr(copy=True)  # copied: summing in place would change the caller's matrix
         matrix.sum_duplicates()
         coo = matrix.tocoo()
@@ -616,22 +622,25 @@ def _kept_keys(xp, key, weights, dedupe):
 
 def unmatched_edge(graph):
     """What breaks the symmetry of a graph's stored edges, or None: an undirected graph holds
-    each edge both ways with one weight (see _first_unmatched_edge)."""
-    xp, shift = graph.xp, max(graph.num_vertices - 1, 0).bit_length()
+    each edge both ways, the k-th copy of u -> v weighing what the k-th copy of v -> u weighs
+    (reverse_edges pairs them so). Its rows must be sorted (the keys then are)."""
+    shift = max(graph.num_vertices - 1, 0).bit_length()
     key = graph.edge_sources() << shift | graph.col_indices.astype(np.int64)
-    return _first_unmatched_edge(xp, *_sorted_keys(xp, key, graph.weights), shift)
+    return _first_unmatched_edge(graph.xp, key, graph.weights, shift)
 
 
 def _first_unmatched_edge(xp, key, weights, shift):
-    """Where the multiset of (src, dst, weight) differs from that of (dst, src, weight), said
-    as "edge u -> v has no v -> u" or "edge u -> v weighs a one way and b the other", or
-    None; `key` (with `weights`) is sorted as _sorted_keys leaves it. Up to the first
-    difference the two sorted lists agree, so there the smaller key is the edge whose
-    reverse is missing."""
-    flipped = (key & ((1 << shift) - 1)) << shift | key >> shift
-    flipped, flipped_weights = _sorted_keys(xp, flipped, weights)
-    differ = xp.flatnonzero(key != flipped)
+    """Where the edges (src << shift | dst keys, sorted, with `weights`) differ from their
+    reverses, said as "edge u -> v has no v -> u" or "edge u -> v weighs a one way and b the
+    other", or None. One stable sort of the flipped keys: an edge's copies keep their order
+    (by weight, as _sorted_keys leaves them), so each meets the same copy of its reverse. Up
+    to the first difference the two sorted lists agree: there the smaller key is the edge
+    whose reverse is missing."""
     mask = (1 << shift) - 1
+    flipped = (key & mask) << shift | key >> shift
+    order = xp.argsort(flipped, kind="stable")
+    flipped = flipped[order]
+    differ = xp.flatnonzero(key != flipped)
     if len(differ):
         mine, theirs = int(key[int(differ[0])]), int(flipped[int(differ[0])])
         if mine < theirs:  # edge u -> v
@@ -639,12 +648,14 @@ def _first_unmatched_edge(xp, key, weights, shift):
         else:  # the reverse of edge u -> v
             u, v = theirs & mask, theirs >> shift
         return f"edge {u} -> {v} has no {v} -> {u}"
-    differ = xp.flatnonzero(weights != flipped_weights) if weights is not None else ()
+    mirrored = None if weights is None else weights[order]
+    differ = () if weights is None else xp.flatnonzero(weights != mirrored)
     if not len(differ):
         return None
-    at, edge = int(differ[0]), int(key[int(differ[0])])
+    at = int(differ[0])
+    edge = int(key[at])
     return (f"edge {edge >> shift} -> {edge & mask} weighs {float(weights[at])} one way and "
-            f"{float(flipped_weights[at])} the other")
+            f"{float(mirrored[at])} the other")
 
 
 def _real_weight(edge, weight):

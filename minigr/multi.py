@@ -8,6 +8,7 @@ form on its part; the parts' values are joined in rank order, as the vertex
 ranges are, and put back in the user's order."""
 import dataclasses
 import multiprocessing
+import numbers
 import os
 import queue
 import sys
@@ -55,8 +56,7 @@ def run_threads(graph, parts, name, *args, reorder="auto", **options):
     run = apps.on_parts(partitioned_record(name))
     if graph.device != "cpu":
         raise MinigrError("partitions as threads run on the CPU backend; use run_gpus for GPUs")
-    if not isinstance(parts, int) or parts < 1:
-        raise MinigrError(f"parts must be a positive integer, got {parts!r}")
+    parts = _positive_count(parts, "parts")
     order = choose(graph, parts, reorder)
     group = ThreadGroup(parts)
 
@@ -79,6 +79,14 @@ def run_threads(graph, parts, name, *args, reorder="auto", **options):
     result = join([f.result()[0] for f in futures], order.user_ids)
     result.extra.update(futures[0].result()[1])
     return result
+
+
+def _positive_count(value, name):
+    """value (an int or a NumPy integer) as an int, or a MinigrError unless it is one of at least 1 (True is
+    not a count)."""
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, numbers.Integral) or value < 1:
+        raise MinigrError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
 
 
 def mpi_size():
@@ -104,12 +112,13 @@ def run_gpus(source, gpus, name, *args, runs=1, load_options=None, reorder="auto
     rank checks the last run's result on its part (part_checks.check_on_part,
     for graphs no host holds whole), the verdict in extra["check"]."""
     partitioned_record(name)
+    gpus = None if gpus is None else _positive_count(gpus, "gpus")  # None: under MPI, the launcher's ranks
     task = (source, name, args, options, dict(load_options or {}, reorder=reorder), runs, profile, check)
     if mpi_size():
         return _run_under_mpi(gpus, task)
     reason = gpu_unavailable_reason()
     found = 0 if reason else _gpu_count()
-    if not isinstance(gpus, int) or not 1 <= gpus <= found:
+    if gpus is None or gpus > found:
         raise MinigrError(f"asked for {gpus} GPUs and this machine has {found}" + (f" ({reason})" if reason else ""))
     os.environ.update(NCCL_ENVIRONMENT)  # the spawned ranks inherit it
     context = multiprocessing.get_context("spawn")

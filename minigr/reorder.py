@@ -7,7 +7,11 @@ part's vertices numbered together); of the candidates, the identity
 included, the one leaving the fewest proxies (border vertices held by
 another part) is kept. Results go back to the user's ids through
 Part.user_ids."""
+import contextlib
+import ctypes
 import dataclasses
+import os
+import sys
 import time
 
 import numpy
@@ -160,8 +164,24 @@ def _metis(pattern, degrees, parts):
     import pymetis
     adjacency = pymetis.CSRAdjacency(pattern.indptr.astype(numpy.int32), pattern.indices.astype(numpy.int32))
     options = pymetis.Options(seed=1)  # every rank computes the same parts
-    found = pymetis.part_graph(parts, adjacency, vweights=(degrees + 1).astype(numpy.int32), options=options)
+    with _stdout_to_stderr():  # METIS prints "***Cannot bisect a graph with 0 vertices!" to C's stdout
+        found = pymetis.part_graph(parts, adjacency, vweights=(degrees + 1).astype(numpy.int32), options=options)
     owner = numpy.asarray(found.vertex_part, dtype=numpy.int64)
     user_ids = numpy.argsort(owner, kind="stable").astype(numpy.int32)
     bounds = numpy.concatenate([[0], numpy.cumsum(numpy.bincount(owner, minlength=parts))]).astype(numpy.int64)
     return user_ids, bounds
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr():
+    """A `with` context in which what C code writes to the process's stdout (file descriptor 1)
+    goes to stderr: stdout holds results (--json's records) that a library's complaints would break."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        ctypes.CDLL(None).fflush(None)  # what C's stdio still buffers goes out while stdout is stderr
+        os.dup2(saved, 1)
+        os.close(saved)

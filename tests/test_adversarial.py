@@ -201,7 +201,6 @@ def test_a_damaged_cache_header_is_a_one_line_error(tmp_path, header, why):
     assert edges_of(load(path, device="cpu")) == PATH_EDGES
 
 
-
 def test_a_fifo_named_like_the_cache_does_not_block_the_load(tmp_path):
     path = tmp_path / "g.txt"
     path.write_text("0 1\n1 2\n2 3\n")

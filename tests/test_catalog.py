@@ -65,6 +65,10 @@ def test_top_level_function_follows_the_record(name):
         wrong = "yes" if option.kind is not bool else 2
         with pytest.raises(MinigrError, match=f"{option.name} must be "):
             function("grid:scale=4", *([0] if app.sourced else []), device="cpu", **{option.name: wrong})
+    # run's other flags (weighted, normalized) too: "no" is truthy, and weighted="no" ran weighted
+    for flag in [p.name for p in inspect.signature(app.run).parameters.values() if isinstance(p.default, bool)]:
+        with pytest.raises(MinigrError, match=f"^{flag} must be True or False, got 'no'$"):
+            function("grid:scale=4", *([0] if app.sourced else []), device="cpu", **{flag: "no"})
 
 
 def test_option_checks():

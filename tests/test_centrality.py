@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse
 from networkx.algorithms.link_analysis.hits_alg import _hits_python
 
-from minigr import MinigrError
+from minigr import Graph, MinigrError
 from minigr.apps import _centrality_references as refs
 from minigr.apps.eigenvector import eigenvector
 from minigr.apps.hits import hits
@@ -91,6 +91,15 @@ def test_katz(device, name, weighted, alpha):
     expected = expected_or_failure(networkx.katz_centrality, g, alpha=alpha, weight="weight")
     for _ in range(2):
         compare(lambda: katz(graph, alpha=alpha, weighted=weighted), expected and {"centrality": expected})
+
+
+def test_hits_on_weights_all_zero_is_refused_as_without_edges(device):
+    """Weighted HITS where every weight is 0: every score is 0, as without edges; the error said the values
+    overflowed and to raise max_iter or tol, which cannot help."""
+    graph = Graph.from_edges([0, 1], [1, 2], [0.0, 0.0], device=device)
+    with pytest.raises(MinigrError, match=r"HITS needs at least one edge of nonzero weight"):
+        hits(graph, weighted=True)
+    assert hits(graph).hub is not None  # unweighted, the edges count
 
 
 @pytest.mark.parametrize("weighted", [False, True])

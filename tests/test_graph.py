@@ -121,6 +121,10 @@ def test_undirected_requires_symmetric_edges():
     (lambda: Graph.from_csr([0, 1, 1], [1], directed=False, device="cpu"), r"not symmetric \(edge 0 -> 1 has no 1 -> 0\)"),
     (lambda: Graph.from_scipy(sp.random(3, 4, density=0.5), device="cpu"),
      "must be square, got 3 x 4"),
+    (lambda: Graph.from_scipy(np.eye(3), device="cpu"),  # an AttributeError ('tocsr')
+     r"matrix must be a SciPy sparse matrix or array, got ndarray; for a dense adjacency matrix A, pass "
+     r"scipy.sparse.csr_array\(A\)"),
+    (lambda: Graph.from_scipy([[0, 1], [0, 0]], device="cpu"), "matrix must be a SciPy sparse matrix or array, got list"),
 ])
 def test_validation_errors(call, message):
     with pytest.raises(MinigrError, match=message):
@@ -264,6 +268,14 @@ def test_from_scipy_round_trip(seed):
         assert g.num_edges == m.nnz and abs(g.to_scipy() - m.tocsr()).max() == 0
     unweighted = Graph.from_scipy(m, weighted=False, device="cpu")
     assert unweighted.weights is None and unweighted.num_edges == m.nnz
+
+
+def test_from_scipy_sums_repeated_integer_entries_without_wrapping():
+    """Repeated entries are one edge of their summed value: summed in an int8 matrix's own type, 100 + 100
+    was -56 (a negative weight from two positive ones)."""
+    m = sp.coo_array((np.array([100, 100, 7], np.int8), (np.array([0, 0, 1]), np.array([1, 1, 0]))), shape=(2, 2))
+    g = Graph.from_scipy(m, device="cpu")
+    assert g.weights.tolist() == [200.0, 7.0] and m.data.tolist() == [100, 100, 7]  # the caller's matrix as it was
 
 
 def test_from_networkx_directed_and_undirected():

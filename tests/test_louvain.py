@@ -96,10 +96,23 @@ def test_refusals(device):
         louvain(graphs["random_directed"])
     with pytest.raises(MinigrError, match="needs edge weights"):
         louvain(graphs["grid"], weighted=True)
-    with pytest.raises(MinigrError, match="max_level must be at least 1"):
+    with pytest.raises(MinigrError, match="max_level must be an integer of at least 1"):
         louvain(graphs["grid"], max_level=0)
+    for wrong in (2.5, "2", True):  # 2.5 ran 3 levels, "2" raised a TypeError
+        with pytest.raises(MinigrError, match=f"max_level must be an integer of at least 1 or None, got {wrong!r}"):
+            louvain(graphs["grid"], max_level=wrong)
     empty = Graph.from_edges([], [], num_vertices=0, symmetrize=True, device=device)
     assert len(louvain(empty).community) == 0
+
+
+def test_weights_all_zero_are_as_no_edges(device):
+    """Weighted, with every weight 0 (no edge counts): each vertex alone and modularity nan, as without
+    edges; it raised ZeroDivisionError (a traceback) dividing by the total weight."""
+    graph = Graph.from_edges([0, 1, 2], [1, 2, 0], [0.0, 0.0, 0.0], symmetrize=True, device=device)
+    result = louvain(graph, weighted=True)
+    assert numpy.isnan(result.modularity) and to_host(result.community).tolist() == [0, 1, 2]
+    assert numpy.isnan(validate.modularity(graph, result.community, weighted=True))
+    assert validate.check_louvain(graph, result.community, weighted=True).startswith("ok")
 
 
 @pytest.mark.parametrize("name", ["disconnected_loops_duplicates", "karate", "les miserables"])

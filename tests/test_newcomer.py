@@ -82,3 +82,14 @@ def test_doctor_shows_its_progress_on_a_terminal_only(monkeypatch, stderr, shown
     assert ("doctor: primitives: wcc on grid:scale=8,seed=1 (" in progress) == shown
     assert ("doctor: primitives: done in " in progress) == shown
     assert lines[-1] == "all kernels compile"
+
+
+@pytest.mark.parametrize("stderr, shown", [(Terminal(), True), (io.StringIO(), False)])
+def test_the_command_line_shows_its_warm_up_run_on_a_terminal_only(monkeypatch, capsys, stderr, shown):
+    """The warm-up run takes as long as a timed one (minutes for betweenness on the CPU) and said nothing on a
+    terminal until the first timed run had ended too."""
+    monkeypatch.setattr("sys.stderr", stderr)
+    assert main(["wcc", "grid:scale=4", "--device", "cpu", "--runs", "2"]) == 0
+    progress = stderr.getvalue()
+    assert ("wcc: a warm-up run, untimed (its kernels compile on first use)\n" in progress) == shown
+    assert ("run 2/2: " in progress) == shown

@@ -10,6 +10,7 @@ import sys
 
 import networkx as nx
 import pytest
+import scipy.sparse.linalg
 
 from minigr.nx.backend import FUNCTIONS, can_run
 from minigr.nx.convert import MinigrGraph, convert_from_nx, convert_to_nx
@@ -275,6 +276,16 @@ def test_centralities_match_networkx(on_device, name):
                      1e-7)
 
 
+def test_flags_are_read_by_their_truth_as_networkx_reads_them(on_device):
+    """normalized=0, endpoints=1: networkx takes any truth value; the backend raised MinigrError
+    ("normalized must be True or False, got 0") where networkx answers."""
+    G = nx.karate_club_graph()
+    for call in (lambda b: nx.betweenness_centrality(G, normalized=0, endpoints=1, backend=b),
+                 lambda b: nx.edge_betweenness_centrality(G, normalized=0, backend=b),
+                 lambda b: nx.katz_centrality(G, alpha=0.05, normalized=0, backend=b)):
+        assert close(call("minigr"), call("networkx"), 1e-7)
+
+
 @pytest.mark.parametrize("name", [name for name in GRAPHS if name.startswith("Graph_")] + ["grid_tuples", "one_node"])
 def test_spanning_trees_match_networkx(on_device, name):
     """Distinct weights (negative ones too), tied ones ("weight": 1..4, 1 where missing) and
@@ -450,6 +461,10 @@ DECLINED = {  # calls minigr cannot answer as networkx would: name -> (call, net
                                                                           backend=b)), None),
     "hits not converging in max_iter": (lambda G, b: {v: round(x, 9) for v, x in nx.hits(  # ARPACK: to 1e-16
         nx.gnp_random_graph(200, 0.05, seed=1, directed=True), max_iter=3, backend=b)[0].items()}, None),
+    "unnormalized hits": (lambda G, b: {v: round(abs(x), 6) for v, x in nx.hits(  # ARPACK's vector, either sign
+        nx.karate_club_graph(), normalized=False, backend=b)[1].items()}, None),
+    "hits with every weight 0": (lambda G, b: nx.hits(nx.DiGraph([(0, 1, {"weight": 0}), (1, 2, {"weight": 0})]),
+                                                      backend=b), scipy.sparse.linalg.ArpackError),
     "a seeded independent set": (lambda G, b: nx.maximal_independent_set(G, seed=1, backend=b), None),
     "coloring a directed graph": (lambda G, b: nx.greedy_color(G.to_directed(), backend=b), None),
 }

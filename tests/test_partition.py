@@ -3,6 +3,7 @@ CPU backend, ranks as threads: the parts hold the whole graph once, borders
 agree between owners and peers, and BFS, SSSP, PageRank and WCC on P = 1..4
 parts give the single-partition results, in the user's ids, on the nasty
 graphs, whether the vertices are renumbered first (minigr.reorder) or not."""
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +17,7 @@ from minigr.apps.pagerank import pagerank
 from minigr.apps.sssp import sssp
 from minigr.apps.wcc import wcc
 from minigr.comm import ThreadGroup
-from minigr.multi import run_threads
+from minigr.multi import run_gpus, run_threads
 from minigr.partition import Part, load_part, vertex_bounds
 from minigr.reorder import choose
 from minigr.transforms.errors import MinigrError
@@ -379,6 +380,30 @@ def test_renumbering_cuts_a_permuted_grid():
     assert choose(permuted, 1).method == "none"  # one part: nothing to cut
     star = nasty_graphs("cpu")["star"]
     assert choose(star, 3).method == "none"  # the hub's part holds every leaf however they are numbered
+
+
+def test_part_and_gpu_counts_are_integers_of_any_kind():
+    """parts=numpy.int64(2) was refused as not a positive integer while True ran as 1 part; gpus="2" or 2.5
+    was 'asked for 2 GPUs and this machine has N'."""
+    graph = nasty_graphs("cpu")["grid"]
+    assert numpy.array_equal(run_threads(graph, numpy.int64(2), "wcc").component, run_threads(graph, 2, "wcc").component)
+    for wrong in (True, 0, 2.0, "2"):
+        with pytest.raises(MinigrError, match=f"^parts must be a positive integer, got {re.escape(repr(wrong))}$"):
+            run_threads(graph, wrong, "wcc")
+        with pytest.raises(MinigrError, match=f"^gpus must be a positive integer, got {re.escape(repr(wrong))}$"):
+            run_gpus("grid:scale=4", wrong, "wcc")
+
+
+def test_metis_complaints_stay_off_stdout(capfd):
+    """METIS prints "***Cannot bisect a graph with 0 vertices!" to the process's stdout (C's, past
+    sys.stdout) when asked for many parts of a small graph: into --json's records, say. They go to stderr."""
+    pytest.importorskip("pymetis")
+    graph = load("kron:scale=9,edge_factor=2", device="cpu")
+    for parts in (121, 300):
+        choose(graph, parts, "metis")
+    assert capfd.readouterr().out == ""
+    result = run_threads(load("grid:scale=6", device="cpu"), 127, "bfs", 3)
+    assert capfd.readouterr().out == "" and int(result.depth[3]) == 0
 
 
 def test_reorder_errors(monkeypatch):

@@ -22,6 +22,7 @@ import hashlib
 import os
 import sys
 
+from ..graph import check_flags
 from ..progress import Progress
 from ..transforms.backend import resolve_device
 from ..transforms.errors import MinigrError
@@ -81,6 +82,7 @@ def load(source, *, directed=None, symmetrize=False, remove_self_loops=False,
     True
     """
     device = resolve_device(device)
+    check_flags(cache=cache, **{} if progress is None else {"progress": progress})  # 'no' is truthy
     chosen = options.normalise(directed=directed, symmetrize=symmetrize,
                                remove_self_loops=remove_self_loops,
                                remove_duplicates=remove_duplicates, weights=weights,

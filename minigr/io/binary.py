@@ -2,8 +2,9 @@
 
 Layout: PREFIX, then a JSON header (counts, directedness, what the file was built from), then
 row_offsets (int64), col_indices (int32) and weights (float32, when weighted), little-endian.
-The CRC-32 covers the header and the arrays, which are checked as a CSR when read. Reading one
-is the fastest way to a graph: the arrays are read straight into place. A cache beside a text
+The CRC-32 covers the header and the arrays, which are checked as a CSR when read (and, for a
+.mgr given to load, an undirected graph's edges as symmetric). Reading one is the fastest way to
+a graph: the arrays are read straight into place. A cache beside a text
 file is keyed to the SHA-256 of the text's bytes that were parsed and to the load options, and
 is read only when no one but this user could have written it."""
 import hashlib
@@ -35,9 +36,11 @@ def save(graph, path):
 
 
 def read_binary(path, device="cpu"):
-    """The Graph stored in a .mgr file, on `device`; MinigrError when the file is damaged, or
-    says undirected but lacks an edge's other direction (anyone may have written it: an own
-    cache, made from a parse, is not checked so; a sort of the edges where the graph lives)."""
+    """The Graph stored in a .mgr file, on `device`; MinigrError when the file is damaged. Such a
+    file may come from anyone, so an undirected graph's edges are checked to be symmetric where
+    the graph lives (primitives that pair an edge with its reverse would index outside their
+    arrays, and pulls read wrong in-neighbours); a cache of the user's own, written by load, is
+    not (see read_cache)."""
     with open(path, "rb") as f:
         header = _read_header(f, path)
         graph = _read_arrays(f, header, path).to(device)

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..transforms.errors import MinigrError
 
+BYTE_ORDER_MARK = b"\xef\xbb\xbf"  # UTF-8's
 CHUNK_BYTES = 16 << 20  # measured: larger chunks copy slower, smaller ones thread worse
 # The numbers both parsers take (ASCII digits only: Python's int and float also take other
 # scripts' digits and 1_000, which would let the scan pass a line the parsers refused).
@@ -37,18 +38,25 @@ Layout = namedtuple("Layout", "names value_type low high comment count")
 @contextlib.contextmanager
 def open_binary(path, digest=None):
     """A `with` context giving `path` open for reading bytes, through gzip when it ends in .gz
-    (damaged gzip data is a MinigrError); digest: a hashlib object that takes in every byte
-    read from the file (before gzip)."""
+    (damaged gzip data is a MinigrError), past a UTF-8 byte order mark (Windows editors write
+    one); digest: a hashlib object that takes in every byte read from the file (before gzip)."""
     with open(path, "rb", buffering=0) as raw, \
             io.BufferedReader(raw if digest is None else _Digesting(raw, digest)) as f:
         if path.lower().endswith(".gz"):
             try:
                 with gzip.GzipFile(fileobj=f) as unzipped:
-                    yield unzipped
+                    yield _past_byte_order_mark(unzipped)
             except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
                 raise MinigrError(f"{path}: damaged gzip data ({exc}); is it a whole .gz file?") from None
         else:
-            yield f
+            yield _past_byte_order_mark(f)
+
+
+def _past_byte_order_mark(f):
+    """`f` (a buffered binary file) read past a leading UTF-8 byte order mark, if any."""
+    if f.peek(len(BYTE_ORDER_MARK)).startswith(BYTE_ORDER_MARK):
+        f.read(len(BYTE_ORDER_MARK))
+    return f
 
 
 class _Digesting(io.RawIOBase):

@@ -1,7 +1,7 @@
 """Matrix Market files (.mtx, .mtx.gz): the coordinate format, pattern, integer or real
 entries, general or symmetric, 1-based ids. The banner and size line are read here; the
 entries by columns.py. minigr is lenient where it is safe: any case in the banner, comments
-and blank lines among the entries, runs of spaces and tabs, CRLF line ends."""
+and blank lines among the entries, runs of spaces and tabs, CRLF line ends, a UTF-8 byte order mark."""
 import re
 
 import numpy as np

@@ -44,7 +44,8 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     if len(G) == 0:
         return {}
     sources = None if k is None else seed.sample(range(len(G)), k)
-    found = minigr.betweenness(G.minigr_graph(None), sources=sources, normalized=normalized, endpoints=endpoints)
+    found = minigr.betweenness(G.minigr_graph(None), sources=sources, normalized=bool(normalized),
+                               endpoints=bool(endpoints))  # networkx reads their truth: normalized=0 is False
     return dict(zip(G.nodes, found.to_host().betweenness.tolist()))
 
 
@@ -59,7 +60,7 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
     edges = list(zip(G.nodes_of(G.src[kept]), G.nodes_of(G.dst[kept])))
     if not edges:
         return {}
-    found = minigr.edge_betweenness(G.minigr_graph(None), normalized=normalized).to_host()
+    found = minigr.edge_betweenness(G.minigr_graph(None), normalized=bool(normalized)).to_host()
     flow = dict(zip(zip(found.source.tolist(), found.target.tolist()), found.edge_betweenness.tolist()))
     return dict(zip(edges, (flow[pair] for pair in zip(G.src[kept].tolist(), G.dst[kept].tolist()))))
 
@@ -87,5 +88,5 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
     vectors = {} if nstart is None else {"nstart": numpy.array([nstart.get(v, 0) for v in G.nodes], float)}
     with converged(max_iter):
         found = minigr.katz(G.minigr_graph(weight), alpha=alpha, beta=beta, max_iter=max_iter, tol=tol,
-                            normalized=normalized, weighted=weight is not None, **vectors)
+                            normalized=bool(normalized), weighted=weight is not None, **vectors)
     return dict(zip(G.nodes, found.to_host().centrality.tolist()))

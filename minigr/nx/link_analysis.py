@@ -69,18 +69,23 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
     return dict(zip(G.nodes, result.to_host().rank.tolist()))
 
 
-@networkx_function(checks=power_checks)
+@networkx_function(checks=lambda a: [*power_checks(a), (
+    not a["normalized"], "networkx's unnormalized scores are ARPACK's singular vector, of any sign")])
 def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
     """Runs minigr.hits: (hubs, authorities), weighted by the edges' attribute "weight" (1
     where missing), as networkx weighs them. Declines weights float32 does not hold, nstart
-    values that are negative or sum to 0, and graphs where minigr's power iteration does not
-    converge in max_iter iterations (networkx's ARPACK may)."""
+    values that are negative or sum to 0, normalized=False (networkx's scores are then ARPACK's
+    singular vector, of 2-norm 1 and either sign), and graphs where minigr's power iteration
+    does not converge in max_iter iterations (networkx's ARPACK may)."""
     if len(G) == 0:
         return {}, {}
     if len(G.src) == 0:
         raise ZeroDivisionError("the graph has no edges")  # networkx divides by its 0 largest score too
     vectors = {} if nstart is None else {"nstart": node_vector(G, nstart, "nstart")}
+    graph = G.minigr_graph("weight")
+    if not bool((graph.weights != 0).any()):
+        raise NotImplementedError("every edge weighs 0; networkx's ARPACK fails on that its own way")
     with converged(max_iter, networkx_iterates=False):
-        found = minigr.hits(G.minigr_graph("weight"), max_iter=max_iter, tol=tol, normalized=normalized,
-                            weighted=True, **vectors).to_host()
+        found = minigr.hits(graph, max_iter=max_iter, tol=tol, weighted=True,
+                            **vectors).to_host()
     return dict(zip(G.nodes, found.hub.tolist())), dict(zip(G.nodes, found.authority.tolist()))
