@@ -9,8 +9,7 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.arguments import check_source
-from minigr.catalog import App, BenchCase, Option, System
+from minigr.catalog import App, BenchCase, Option, System, needs
 from minigr.enactor import Problem, Result, Start, Timer, count_later, loop_mode, problem, wait_reached_edges
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, lone_in_buckets_only, smallest_in_neighbour
@@ -68,6 +67,7 @@ ALPHA, BETA = 14, 24
 UNROLL = 4  # levels per iteration of the device loop: an empty level does nothing
 
 
+@needs()
 def bfs(graph, source, *, idempotent=False, loop="auto"):
     """Breadth-first search: every vertex's hops from `source` and its parent on a shortest path.
 
@@ -92,7 +92,6 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     >>> result.depth.tolist(), result.parent.tolist()
     ([0, 1, 1, 2], [0, 0, 0, 2])
     """
-    source = check_source(graph, source)
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     mode = loop_mode(graph, loop, dense="persistent", relaxes=True)
     with Timer(graph.device) as timer:

@@ -16,8 +16,7 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.arguments import check_undirected, check_weights
-from minigr.catalog import NON_NEGATIVE, SEED_WORD, App, BenchCase, Option, System
+from minigr.catalog import NON_NEGATIVE, SEED_WORD, App, BenchCase, Option, System, needs
 from minigr.contract import contract
 from minigr.enactor import Problem, Result, Timer
 from minigr.generators import SPLITMIX, seed_word
@@ -71,6 +70,7 @@ BETTER = """bool operator()() const {
 }"""
 
 
+@needs(undirected="louvain", weighted="weighted Louvain")
 def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, weighted=False, loop="device"):
     """Louvain communities of an undirected graph, as networkx's ``louvain_communities``
     finds them.
@@ -102,9 +102,6 @@ def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, we
     >>> result.community.tolist(), round(result.modularity, 3)
     ([0, 0, 0, 1, 1, 1], 0.357)
     """
-    check_undirected(graph, "louvain")
-    if weighted:
-        check_weights(graph, "weighted Louvain")
     seed = int(seed_word(seed))
     if max_level is not None and max_level < 1:
         raise MinigrError(f"max_level must be at least 1 or None, got {max_level!r}")
@@ -192,7 +189,6 @@ APP = App(
              Option("threshold", float, 1e-7, "levels stop when one gains no more modularity (default 1e-7)",
                     NON_NEGATIVE),
              Option("seed", int, 0, "draws which vertices move in each sweep (default 0)", SEED_WORD)),
-    needs="undirected",
     bench=(BenchCase("louvain", "community", (
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.louvain_networkx(i.networkx),
                skip=alt.too_big(2_000_000, "networkx")),), reference="networkx (CPU)",

@@ -13,8 +13,7 @@ without; self-loops never join a forest; of duplicate edges the lightest can."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr.arguments import check_undirected
-from minigr.catalog import App, BenchCase, System
+from minigr.catalog import App, BenchCase, System, needs
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import neighbor_reduce
 from minigr.transforms import Functor, transform
@@ -53,6 +52,7 @@ NEXT_ROUND = "bool operator()() const { const bool any = hooked[0]; hooked[0] = 
 START = "void operator()(long long v) const { component[v] = parent[v] = (int)v; owned[v] = -1; best[v] = none; }"
 
 
+@needs(undirected="a minimum spanning forest")
 def mst(graph):
     """A minimum spanning forest of an undirected graph (a minimum spanning tree of every
     component), weighted as networkx's ``minimum_spanning_edges`` weighs edges: by their
@@ -74,7 +74,6 @@ def mst(graph):
     >>> forest.total_weight, forest.num_edges
     (6.0, 3)
     """
-    check_undirected(graph, "a minimum spanning forest")
     if graph.num_edges >= 2**32:
         raise MinigrError(f"mst takes graphs of fewer than 2^32 stored edges; this one has {graph.num_edges}")
     if graph.weights is not None and graph.num_edges and bool(graph.xp.isnan(graph.weights).any()):
@@ -133,7 +132,6 @@ class MST(Problem):
 APP = App(
     "mst", mst, "minimum spanning forest (Borůvka): a lightest tree spanning each component", ("src", "dst", "weight"),
     lambda graph, source, values, options: check_mst(graph, values["src"], values["dst"], values["weight"]),
-    needs="undirected",
     bench=(BenchCase("mst", "total_weight", (  # against SciPy's minimum_spanning_tree and networkx's Kruskal
         System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.mst_scipy(i.scipy)),
         System("networkx Kruskal (CPU)", "cpu", lambda i, trace=None: alt.mst_networkx(i.networkx),
