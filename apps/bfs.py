@@ -10,7 +10,7 @@ import numpy
 from minigr import alternatives as alt
 from minigr import validate
 from minigr.catalog import App, BenchCase, Option, System, needs
-from minigr.enactor import Problem, Result, Start, Timer, count_later, loop_mode, problem, wait_reached_edges
+from minigr.enactor import Problem, Result, Start, Timer, loop_mode, problem, reached_edges_later
 from minigr.frontier import Frontier
 from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, lone_in_buckets_only, smallest_in_neighbour
 from minigr.transforms import DeviceCount, Functor, copied
@@ -99,8 +99,7 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
                               run.start(root=source))
         depth, parent = copied(run.depth), copied(run.parent)
         levels, _ = wait()
-    return Result({"depth": depth, "parent": parent}, levels, timer.ms,
-                  count_later(graph, lambda: wait_reached_edges(graph, depth, -1)))
+    return Result({"depth": depth, "parent": parent}, levels, timer.ms, reached_edges_later(graph, depth, -1))
 
 
 class BFS(Problem):

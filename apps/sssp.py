@@ -15,7 +15,7 @@ from minigr import alternatives as alt
 from minigr import validate
 from minigr.arguments import weight_summary
 from minigr.catalog import App, BenchCase, Option, PositiveOrWords, System, needs
-from minigr.enactor import Problem, Result, Start, Timer, count_later, loop_mode, problem, wait_reached_edges
+from minigr.enactor import Problem, Result, Start, Timer, loop_mode, problem, reached_edges_later
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
 from minigr.transforms import Functor, copied
@@ -111,9 +111,8 @@ def settle(run, graph, source, delta, loop, adapt=False):
         iterations, exhausted = wait()
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
-    owned = run.owned
-    return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
-                  count_later(run.graph, lambda: wait_reached_edges(run.graph, distance, numpy.inf, owned)))
+    return Result({"distance": distance, "parent": parent[:run.owned]}, iterations, timer.ms,
+                  reached_edges_later(run.graph, distance, numpy.inf, run.owned))
 
 
 class SSSP(Problem):
