@@ -21,7 +21,7 @@ from minigr.transforms.errors import MinigrError
 
 from ._mst_references import check_mst
 
-NONE = 2**63 - 1  # no edge: the min's identity
+NONE = numpy.int64(2**63 - 1)  # no edge: the min's identity
 # The edge's key: its weight's bits in signed order above its shared id (below 2^32); NONE inside a component.
 LIGHTEST = """long long operator()(int v, int u, long long e) const {
     if (component[u] == component[v]) return none;
@@ -105,12 +105,11 @@ class MST(Problem):
         self.component, self.parent = xp.empty(n, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)
         self.lightest, self.best, self.owned = (xp.empty(n, dtype=numpy.int64) for _ in range(3))
         self.hooked = xp.zeros(1, dtype=numpy.int32)
-        sets = dict(component=self.component, parent=self.parent, best=self.best, owned=self.owned,
-                    none=numpy.int64(NONE))
+        sets = dict(component=self.component, parent=self.parent, best=self.best, owned=self.owned, none=NONE)
         self.start = Functor(START, filename="<mst start>", **sets)
         weights = graph.weights if graph.weights is not None else xp.zeros(1, dtype=numpy.float32)
         lightest = Functor(LIGHTEST, filename="<mst lightest>", component=self.component, shared=self.shared,
-                           weights=weights, weighted=graph.weights is not None, none=numpy.int64(NONE))
+                           weights=weights, weighted=graph.weights is not None, none=NONE)
         to_component = Functor(TO_COMPONENT, filename="<mst to component>", lightest=self.lightest, **sets)
         hook = Functor(HOOK, filename="<mst hook>", hooked=self.hooked, sources=self.sources,
                        col_indices=graph.col_indices, **sets)
@@ -120,8 +119,7 @@ class MST(Problem):
             neighbor_reduce(graph, lightest, out=self.lightest, reduce="min")
             for step in (to_component, hook, compress):
                 transform(graph.num_vertices, step)
-        self.start_loop(graph, boruvka_round, Functor(NEXT_ROUND, filename="<mst next round>",
-                                                            hooked=self.hooked))
+        self.start_loop(graph, boruvka_round, Functor(NEXT_ROUND, filename="<mst next round>", hooked=self.hooked))
 
     def forest(self):
         """Runs Borůvka's rounds: owned[v] becomes the edge v's component hooked by, or -1. Returns the rounds."""
