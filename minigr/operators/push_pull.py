@@ -34,10 +34,12 @@ ALPHA, BETA = 14, 24
 
 class PushPull:
     """A traversal's advance over one level, pushed or pulled as Beamer's heuristic chooses
-    on the device after each level (alpha ALPHA, beta BETA): a level is pushed from the
-    frontier (`push` on its vertices' out-edges) until its edges outweigh the unvisited
-    vertices' by alpha, then pulled (each vertex that `unvisited` picks tries `pull` on its
-    in-edges, the first that holds wins) while it holds over n / beta vertices.
+    on the device after each level (alpha ALPHA, beta BETA, n vertices): a level is pushed
+    from the frontier (`push` on its vertices' out-edges) until one holds n / (4 alpha)
+    vertices or more and its edges times alpha outnumber the unvisited vertices' edges;
+    that level is pulled (each vertex that `unvisited` picks tries `pull` on its in-edges,
+    the first that holds wins), and so are the levels after it while each holds n / beta
+    vertices or more; then they are pushed again.
 
     Calling it queues one level; `condition` is the loop's condition that ends a level and
     chooses the next one's direction. A run starts pushed from one vertex: the statements
