@@ -10,10 +10,10 @@ from minigr.partition import Border, BorderFlags
 from minigr.transforms import Functor, copied, transform
 
 from . import _bfs_rounds
-from .bfs import BFS, CHOOSE
+from .bfs import BFS
 
-# The same on a part, from totals = the next level's size and edges on all parts.
-NEXT_LEVEL_OF_PARTS = CHOOSE + """bool operator()() const {
+# The loop's condition (PushPull's) on a part, from totals = the next level's size and edges on all parts.
+NEXT_LEVEL_OF_PARTS = """bool operator()() const {
     choose(totals[0], totals[1], frontier.next_level());
     return totals[0] > 0;
 }"""
@@ -89,7 +89,7 @@ class PartitionedBFS(BFS):
         self.part.comm.allreduce(self.totals)
 
     def next_level(self):
-        return Functor(NEXT_LEVEL_OF_PARTS, filename="<bfs next level>", totals=self.totals, **self.settings)
+        return self.push_pull.condition("bfs", NEXT_LEVEL_OF_PARTS, totals=self.totals)
 
     def reset(self, source):
         local, proxy = self.part.local_id(source), self.part.proxy_id(source)
@@ -97,15 +97,16 @@ class PartitionedBFS(BFS):
         if proxy is not None:  # no flag says level 0
             self.depth[proxy] = 0
         self.parent.fill(-1)
-        self.direction.fill(0)
+        direction = self.push_pull.direction
+        direction.fill(0)
         if local is None:
             self.frontier.reset()
         else:
             self.depth[local], self.parent[local] = 0, local
-            self.direction[1] = self.graph.row_offsets[local + 1] - self.graph.row_offsets[local]
-            self.direction[2] = 1
+            direction[1] = self.graph.row_offsets[local + 1] - self.graph.row_offsets[local]
+            direction[2] = 1
             self.frontier.reset(local)
-        unvisited = self.direction[1:2]  # the edges of every vertex but the source, whose owner knows its degree
+        unvisited = direction[1:2]  # the edges of every vertex but the source, whose owner knows its degree
         self.part.comm.allreduce(unvisited)
         self.graph.xp.subtract(self.part.num_edges, unvisited, out=unvisited)
 

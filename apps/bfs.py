@@ -1,20 +1,20 @@
 """Breadth-first search: hop depths and a predecessor tree from one source.
-Direction-optimizing: push from small frontiers, pull (each unvisited vertex
-looks for one parent at the current depth, then stops) when the frontier's
-edges outweigh the unvisited ones (Beamer's alpha and beta). The choice is
-made on the device after each level (the other operator launches empty), so
-the levels loop there too. loop="async" relaxes depths without levels
-(minigr.operators.Relax) and finds each vertex's parent after."""
+Direction-optimizing (minigr.operators.PushPull): push from small frontiers,
+pull (each unvisited vertex looks for one parent at the current depth, then
+stops) when the frontier's edges outweigh the unvisited ones (Beamer's alpha
+and beta). The choice is made on the device after each level (the other
+operator launches empty), so the levels loop there too. loop="async" relaxes
+depths without levels (minigr.operators.Relax) and finds each vertex's
+parent after."""
 import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.arguments import check_source
-from minigr.catalog import App, BenchCase, Option, System
-from minigr.enactor import Problem, Result, Start, Timer, count_later, loop_mode, problem, wait_reached_edges
+from minigr.catalog import App, BenchCase, Option, System, needs
+from minigr.enactor import Problem, Result, Start, Timer, loop_mode, problem, reached_edges_later
 from minigr.frontier import Frontier
-from minigr.operators import AdvanceFunctor, Relax, advance, advance_pull, lone_in_buckets_only, smallest_in_neighbour
-from minigr.transforms import DeviceCount, Functor, copied
+from minigr.operators import AdvanceFunctor, PushPull, Relax, lone_in_buckets_only, smallest_in_neighbour
+from minigr.transforms import Functor, copied
 
 # Push: the first to claim dst sets its depth (atomic); its parent follows.
 VISIT = dict(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;", apply="parent[dst] = src;")
@@ -23,31 +23,9 @@ VISIT = dict(cond="return atomicCAS(&depth[dst], -1, iteration + 1) == -1;", app
 VISIT_IDEMPOTENT = dict(cond="return depth[dst] == -1;", apply="depth[dst] = iteration + 1; parent[dst] = src;")
 PULL = dict(cond="return depth[src] == iteration;", apply="depth[dst] = iteration + 1; parent[dst] = src;")
 UNVISITED = "bool operator()(int v) const { return depth[v] < 0; }"
-# After each level: choose the next one's direction from its size and edges
-# over the whole graph. direction = [pulling, edges of unvisited vertices,
-# vertices to push, to pull]: the operator not chosen gets a count of 0 and
-# launches empty. n: vertices of the whole graph; local: this graph's vertices,
-# of which `size` are in the next level here (a partitioned graph's part).
-CHOOSE = """void choose(long long size, long long edges, long long local_size) const {
-    direction[1] -= edges;
-    if (direction[0]) direction[0] = size * beta >= n;
-    else direction[0] = size * 4 * alpha >= n && edges * alpha > direction[1];
-    direction[2] = direction[0] ? 0 : local_size;
-    direction[3] = direction[0] ? local : 0;
-}"""
-# Stop when the next level is empty, else choose its direction.
-NEXT_LEVEL = CHOOSE + """bool operator()() const {
-    const long long size = frontier.next_level();
-    choose(size, frontier.level_edges(), size);
-    return size > 0;
-}"""
 # A run's start (minigr.enactor.Start): the source alone in the frontier, pushed.
 START_FRONTIER = """
-        frontier.reset(root);
-        direction[0] = 0;
-        direction[1] = edges - (row_offsets[root + 1] - row_offsets[root]);
-        direction[2] = 1;
-        direction[3] = 0;"""
+        frontier.reset(root);""" + PushPull.START
 START_VERTEX = """
         depth[v] = v == root ? 0 : -1;
         parent[v] = v == root ? root : -1;"""
@@ -64,10 +42,10 @@ BUCKET_HOPS = 16
 LEVEL_UP = """int operator()(int v, int u, long long edge) const {
     return depth[v] > 0 && depth[u] == depth[v] - 1 ? u : -1;
 }"""
-ALPHA, BETA = 14, 24
 UNROLL = 4  # levels per iteration of the device loop: an empty level does nothing
 
 
+@needs()
 def bfs(graph, source, *, idempotent=False, loop="auto"):
     """Breadth-first search: every vertex's hops from `source` and its parent on a shortest path.
 
@@ -92,7 +70,6 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
     >>> result.depth.tolist(), result.parent.tolist()
     ([0, 1, 1, 2], [0, 0, 0, 2])
     """
-    source = check_source(graph, source)
     run = problem(graph, ("bfs", idempotent), lambda: BFS(graph, idempotent))
     mode = loop_mode(graph, loop, dense="persistent", relaxes=True)
     with Timer(graph.device) as timer:
@@ -100,8 +77,7 @@ def bfs(graph, source, *, idempotent=False, loop="auto"):
                               run.start(root=source))
         depth, parent = copied(run.depth), copied(run.parent)
         levels, _ = wait()
-    return Result({"depth": depth, "parent": parent}, levels, timer.ms,
-                  count_later(graph, lambda: wait_reached_edges(graph, depth, -1)))
+    return Result({"depth": depth, "parent": parent}, levels, timer.ms, reached_edges_later(graph, depth, -1))
 
 
 class BFS(Problem):
@@ -110,22 +86,17 @@ class BFS(Problem):
     def __init__(self, graph, idempotent, vertices=None):
         """vertices: of the whole graph, where `graph` is a part of it."""
         xp, n = graph.xp, graph.num_vertices
-        self.graph, self.idempotent = graph, idempotent
+        self.graph = graph
         self.depth = xp.empty(n, dtype=numpy.int32)
         self.parent = xp.empty(n, dtype=numpy.int32)
-        self.direction = xp.empty(4, dtype=numpy.int64)
         self.frontier = Frontier(n, graph.device, capacity=n, edges=True)
         arrays = dict(depth=self.depth, parent=self.parent)
-        self.push = AdvanceFunctor(**(VISIT_IDEMPOTENT if idempotent else VISIT), filename="<bfs visit>", **arrays)
-        self.pull = AdvanceFunctor(**PULL, filename="<bfs pull>", **arrays)
-        self.unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
-        self.to_push, self.to_pull = (DeviceCount(self.direction, n, index, stable=True) for index in (2, 3))
-        self.settings = dict(frontier=self.frontier.view, direction=self.direction, local=numpy.int64(n),
-                             n=numpy.int64(n if vertices is None else vertices), alpha=numpy.int64(ALPHA),
-                             beta=numpy.int64(BETA))
-        self.start = Start("bfs", n, START_FRONTIER, START_VERTEX, depth=self.depth, parent=self.parent,
-                           frontier=self.frontier.view, direction=self.direction, row_offsets=graph.row_offsets,
-                           root=numpy.int32(0), edges=numpy.int64(graph.num_edges))
+        push = AdvanceFunctor(**(VISIT_IDEMPOTENT if idempotent else VISIT), filename="<bfs visit>", **arrays)
+        pull = AdvanceFunctor(**PULL, filename="<bfs pull>", **arrays)
+        unvisited = Functor(UNVISITED, filename="<bfs unvisited>", depth=self.depth)
+        self.push_pull = PushPull(graph, self.frontier, push, pull, unvisited, unique=idempotent, vertices=vertices)
+        self.start = Start("bfs", n, START_FRONTIER, START_VERTEX, frontier=self.frontier.view, root=numpy.int32(0),
+                           **arrays, **self.push_pull.start_captures)
         self.start_loop(graph, self.level, self.next_level(), UNROLL, [self.frontier.overflow_check()])
         self.hop_width = BUCKET_HOPS if lone_in_buckets_only(graph) else None  # async
         self.hops = Relax(graph, self.depth.view(numpy.uint32), HOP, filename="<bfs hop>", name="bfs",
@@ -133,13 +104,10 @@ class BFS(Problem):
         self.level_up = Functor(LEVEL_UP, filename="<bfs level up>", depth=self.depth)
 
     def level(self):
-        it = self.loop.iteration
-        advance(self.graph, self.frontier, self.push, out=self.frontier, iteration=it, unique=self.idempotent,
-                count=self.to_push)
-        advance_pull(self.graph, self.pull, self.unvisited, out=self.frontier, iteration=it, count=self.to_pull)
+        self.push_pull(self.loop.iteration)
 
     def next_level(self):
-        return Functor(NEXT_LEVEL, filename="<bfs next level>", **self.settings)
+        return self.push_pull.condition("bfs")
 
     def wait_relaxed_levels(self, source):
         """loop="async": the levels, or None where the queue overflowed (then reset

@@ -13,8 +13,7 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.arguments import check_undirected
-from minigr.catalog import SEED_WORD, App, BenchCase, Option, System
+from minigr.catalog import SEED_WORD, App, BenchCase, Option, System, needs
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import HEADER as FRONTIER_HEADER, Frontier
 from minigr.generators import SHUFFLE32, seed_word
@@ -50,6 +49,7 @@ NEXT_ROUND = """bool operator()() const {
 FIRST_ROUND = "void operator()(long long) const { next_round(); }"
 
 
+@needs(undirected="coloring")
 def color(graph, *, seed=0, loop="device"):
     """A proper coloring of an undirected graph: the greedy coloring in order of degree
     (stored edges), largest first; self-loops are ignored.
@@ -73,7 +73,6 @@ def color(graph, *, seed=0, loop="device"):
     >>> result.color.tolist(), result.num_colors
     ([0, 1, 2], 3)
     """
-    check_undirected(graph, "coloring")
     n = graph.num_vertices
     if n == 0:
         return Result({"color": graph.xp.zeros(0, dtype=numpy.int32)}, 0, 0.0, 0, {"num_colors": 0})
@@ -137,7 +136,6 @@ APP = App(
     lambda graph, source, values, options: validate.check_coloring(graph, values["color"]),
     options=(Option("seed", int, 0, "tie-break among vertices of equal degree: 0 the lower id, else a "
                                     "random order from the seed (default 0)", SEED_WORD),),
-    needs="undirected",
     bench=(BenchCase("color", "color", (System("CuPy composed JP (scatter_max)", "gpu", lambda i, trace=None:
                                                alt.color_cupy(i.graph.row_offsets, i.graph.col_indices)),
                                         System(GREEDY, "cpu", lambda i, trace=None: alt.color_greedy(i.graph))),

@@ -3,8 +3,8 @@ power iteration x <- (A^T + I) x over its 2-norm, each vertex pulling its
 in-neighbours' values with neighbor_reduce (the identity keeps bipartite
 graphs from oscillating), from nstart (default uniform), until the L1 change
 is below n * tol. The iterations loop on the device."""
-from minigr.arguments import check_weights, distribution
-from minigr.catalog import ITERATIONS, POSITIVE, App, Option
+from minigr.arguments import distribution
+from minigr.catalog import ITERATIONS, POSITIVE, App, Option, needs
 from minigr.enactor import Result, problem
 from minigr.operators import Pull
 from minigr.power import PowerIteration, check_iteration
@@ -23,6 +23,7 @@ UPDATE = """minigr::Sums<1> operator()(int v) const {
 }"""
 
 
+@needs(weighted="weighted eigenvector centrality")
 def eigenvector(graph, *, max_iter=100, tol=1e-6, nstart=None, weighted=False, loop="device"):
     """Eigenvector centrality of every vertex, by in-edges on a directed graph, as
     networkx's ``eigenvector_centrality`` gives it.
@@ -52,8 +53,6 @@ def eigenvector(graph, *, max_iter=100, tol=1e-6, nstart=None, weighted=False, l
     [0.577, 0.577, 0.577]
     """
     check_iteration(tol, max_iter)
-    if weighted:
-        check_weights(graph, "weighted eigenvector centrality")
     if graph.num_vertices == 0:
         raise MinigrError("eigenvector centrality is undefined on a graph with no vertices")
     start = distribution(graph, "nstart", nstart)

@@ -6,8 +6,8 @@ hubs are scaled to a largest value of 1, until their L1 change is below tol;
 then, normalized, each vector is scaled to sum 1. The iterations loop on the
 device."""
 from minigr import alternatives as alt
-from minigr.arguments import check_weights, distribution
-from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
+from minigr.arguments import distribution
+from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System, needs
 from minigr.enactor import Result, problem
 from minigr.operators import Pull, gather, neighbor_reduce, reduce_vertices
 from minigr.power import PowerIteration, check_iteration
@@ -25,6 +25,7 @@ UPDATE = """minigr::Sums<1> operator()(int v) const {  // hub[v] stored after it
 }"""
 
 
+@needs(weighted="weighted HITS")
 def hits(graph, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=False, loop="device"):
     """HITS hub and authority scores of every vertex, as networkx's ``hits`` gives them.
 
@@ -54,8 +55,6 @@ def hits(graph, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighte
     ([1.0, 0.0, 0.0], [0.0, 0.5, 0.5])
     """
     check_iteration(tol, max_iter)
-    if weighted:
-        check_weights(graph, "weighted HITS")
     start = distribution(graph, "nstart", nstart)
     n = graph.num_vertices
     if n == 0:

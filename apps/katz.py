@@ -4,8 +4,8 @@ neighbor_reduce, from nstart (default zeros), until the L1 change is below
 n * tol; then, normalized, x over its 2-norm. It converges when alpha is
 below 1 / (the adjacency's largest eigenvalue). The iterations loop on the
 device."""
-from minigr.arguments import check_weights, per_vertex
-from minigr.catalog import ITERATIONS, POSITIVE, App, Option
+from minigr.arguments import per_vertex
+from minigr.catalog import ITERATIONS, POSITIVE, App, Option, needs
 from minigr.enactor import Result, problem
 from minigr.operators import Pull
 from minigr.power import PowerIteration, check_iteration
@@ -24,6 +24,7 @@ UPDATE = """minigr::Sums<1> operator()(int v) const {
 FINITE = (lambda x: x == x and abs(x) < float("inf"), "a finite number")
 
 
+@needs(weighted="weighted Katz centrality")
 def katz(graph, *, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=None, normalized=True, weighted=False,
          loop="device"):
     """Katz centrality of every vertex, by in-edges on a directed graph, as networkx's
@@ -63,8 +64,6 @@ def katz(graph, *, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=None, no
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not FINITE[0](value):
             raise MinigrError(f"{name} must be {FINITE[1]}, got {value!r}")
-    if weighted:
-        check_weights(graph, "weighted Katz centrality")
     start = per_vertex(graph, "nstart", nstart)
     n = graph.num_vertices
     if n == 0:

@@ -15,8 +15,7 @@ needed gets a count of 0), so the peeling loops there."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr.arguments import check_no_self_loops
-from minigr.catalog import App, BenchCase, Option, System
+from minigr.catalog import App, BenchCase, Option, System, needs
 from minigr.enactor import Problem, Result, Start, Timer, loop_mode, problem
 from minigr.frontier import Frontier
 from minigr.graph import Graph
@@ -55,6 +54,7 @@ NEXT = """bool operator()() const {
 }"""
 
 
+@needs(no_self_loops="core numbers are")
 def kcore(graph, *, k=None, loop="auto"):
     """Core number of every vertex (networkx's ``core_number``), and whether it lies in
     the k-core (networkx's ``k_core``).
@@ -81,7 +81,6 @@ def kcore(graph, *, k=None, loop="auto"):
     >>> result.core.tolist(), result.in_core.tolist(), result.max_core
     ([2, 2, 2, 1], [1, 1, 1, 0], 2)
     """
-    check_no_self_loops(graph.has_self_loops(), "core numbers are")
     run = problem(graph, ("kcore",), lambda: Cores(graph))
     if graph.num_vertices == 0:
         none = graph.xp.zeros(0, dtype=numpy.int32)

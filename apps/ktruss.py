@@ -15,8 +15,7 @@ joins the next level. The levels loop on the device."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr.arguments import check_no_self_loops, check_undirected
-from minigr.catalog import App, BenchCase, Option, System
+from minigr.catalog import App, BenchCase, Option, System, needs
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
 from minigr.operators import intersect_neighbors
@@ -58,6 +57,7 @@ void lower(long long x, int at) const {
 }"""
 
 
+@needs(undirected="ktruss", no_self_loops="the k-truss is")
 def ktruss(graph, *, k=3, loop="device"):
     """Whether each stored edge of an undirected graph lies in its k-truss, as networkx's
     ``k_truss`` finds it.
@@ -80,8 +80,6 @@ def ktruss(graph, *, k=3, loop="device"):
     >>> result.target[result.in_truss == 0].tolist()
     [3, 2]
     """
-    check_undirected(graph, "ktruss")
-    check_no_self_loops(graph.has_self_loops(), "the k-truss is")
     run = problem(graph, ("ktruss",), lambda: Truss(graph))
     with Timer(graph.device) as timer:
         levels = run.peel(k, loop)
@@ -131,7 +129,7 @@ APP = App(
     ("source", "target", "in_truss"),
     lambda graph, source, values, options: references.check_ktruss(graph, values, options.get("k", 3)),
     options=(Option("k", int, 3, "the truss's order: each edge in k - 2 triangles of it (default 3)"),),
-    needs="undirected", rows="edge", variants=({"k": 3}, {"k": 5}),
+    rows="edge", variants=({"k": 3}, {"k": 5}),
     bench=(BenchCase("ktruss k=5", "in_truss", (
         System("cuGraph", "gpu", lambda i, trace=None: references.cugraph_truss(i, 5), skip=alt.no_cugraph),
         System(NUMPY, "cpu", lambda i, trace=None: references.numpy_truss(i, 5), skip=alt.too_big(20_000_000)),

@@ -18,21 +18,17 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.arguments import check_undirected, check_weights
-from minigr.catalog import NON_NEGATIVE, SEED_WORD, App, BenchCase, Option, System
+from minigr.catalog import NON_NEGATIVE, SEED_WORD, App, BenchCase, Option, System, needs
 from minigr.contract import contract
 from minigr.enactor import Problem, Result, Timer
 from minigr.generators import SPLITMIX, seed_word
-from minigr.operators import NeighborGroups, neighbor_reduce, reduce_vertices
+from minigr.modularity import Modularity
+from minigr.operators import NeighborGroups
 from minigr.transforms import Functor, transform
 from minigr.transforms.errors import MinigrError
 
 MAX_SWEEPS = 1000  # a level's sweeps at most
 PATIENCE = 6  # sweeps in a row that gain no more than threshold end a level
-# A self-loop counts twice in a degree, as networkx counts it.
-WEIGHT = "double operator()(int v, int u, long long e) const { return (u == v ? 2.0 : 1.0) * weights[e]; }"
-INSIDE = "double operator()(int v, int u, long long e) const { return c[u] == c[v] ? weight(v, u, e) : 0.0; }"
-SQUARED = "double operator()(int v) const { return total[v] * total[v]; }"
 # networkx's gain of moving v to each neighbouring community; the best, the smallest id on ties; v moves there
 # when splitmix64's hash of v, the seed and the sweep falls below the share of vertices that move (quality[3]).
 PICK = SPLITMIX + """void operator()(long long v) const {
@@ -54,13 +50,14 @@ PICK = SPLITMIX + """void operator()(long long v) const {
     const uint64_t h = mix((uint64_t)v * 0x9E3779B97F4A7C15ull ^ seed ^ (uint64_t)sweep[0] << 40);
     next[v] = (double)(h >> 11) * 0x1p-53 < quality[3] ? best : own;
 }"""
-# A sweep starts by undoing the last one where it lowered the modularity; each change of c recounts the totals.
+# A sweep starts by undoing the last one where it lowered the modularity; each change of c recounts the
+# totals (zeroed here, then the modularity's add).
 UNDO = "void operator()(long long v) const { if (quality[1] > 0) c[v] = previous[v]; total[v] = 0; }"
 MOVE = "void operator()(long long v) const { previous[v] = c[v]; c[v] = next[v]; total[v] = 0; }"
-ADD = "void operator()(long long v) const { atomicAdd(&total[c[v]], degree[v]); }"
-# sums = [inside weight, sum of squared totals]; quality = [best modularity, 1 to undo the sweep, sweeps in a
-# row that gained no more than threshold, the share of vertices that move: halved after a sweep that lowered
-# the modularity, doubled up to a half after one that did not].
+# sums = [inside weight, sum of squared totals] and settings = [m, resolution, threshold, PATIENCE] (the
+# modularity's); quality = [best modularity, 1 to undo the sweep, sweeps in a row that gained no more than
+# threshold, the share of vertices that move: halved after a sweep that lowered the modularity, doubled up to
+# a half after one that did not].
 BETTER = """bool operator()() const {
     const double two_m = 2 * settings[0];
     const double q = sums[0] / two_m - settings[1] * sums[1] / (two_m * two_m);
@@ -73,6 +70,7 @@ BETTER = """bool operator()() const {
 }"""
 
 
+@needs(undirected="louvain", weighted="weighted Louvain")
 def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, weighted=False, loop="device"):
     """Louvain communities of an undirected graph, as networkx's ``louvain_communities``
     finds them.
@@ -105,9 +103,6 @@ def louvain(graph, *, resolution=1.0, threshold=1e-7, max_level=None, seed=0, we
     >>> result.community.tolist(), round(result.modularity, 3)
     ([0, 0, 0, 1, 1, 1], 0.357)
     """
-    check_undirected(graph, "louvain")
-    if weighted:
-        check_weights(graph, "weighted Louvain")
     seed = int(seed_word(seed))
     if max_level is not None and (isinstance(max_level, bool) or not isinstance(max_level, numbers.Integral)
                                   or max_level < 1):
@@ -146,43 +141,30 @@ class Moves(Problem):
         self.graph = graph
         self.c = xp.arange(n, dtype=numpy.int32) if community is None else community.astype(numpy.int32)
         self.previous, self.next = xp.empty(n, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)
-        self.sums, self.sweep, self.quality = xp.zeros(2), xp.zeros(1, numpy.int32), xp.zeros(4)
-        weight = Functor(WEIGHT, filename="<louvain weight>", weights=graph.weights)
-        self.degree = neighbor_reduce(graph, weight)
-        self.total, self.inside = self.degree.copy(), xp.empty(n)
-        self.settings = xp.asarray(numpy.array([float(self.degree.sum()) / 2, resolution, threshold, PATIENCE]))
-        groups = NeighborGroups(graph, self.c, weight, loops=False)
-        counts = dict(c=self.c, total=self.total, degree=self.degree)
+        self.sweep, self.quality = xp.zeros(1, numpy.int32), xp.zeros(4)
+        self.modularity = modularity = Modularity(graph, self.c, resolution, threshold, PATIENCE)
+        groups = NeighborGroups(graph, self.c, modularity.weight, loops=False)
+        counts = dict(c=self.c, total=modularity.total, degree=modularity.degree)
         pick = Functor(PICK, filename="<louvain pick>", g=groups.view, next=self.next, quality=self.quality,
-                       settings=self.settings, seed=numpy.uint64(seed % 2**64), sweep=self.sweep, **counts)
+                       settings=modularity.settings, seed=numpy.uint64(seed % 2**64), sweep=self.sweep, **counts)
         undo = Functor(UNDO, filename="<louvain undo>", previous=self.previous, quality=self.quality, **counts)
         move = Functor(MOVE, filename="<louvain move>", previous=self.previous, next=self.next, **counts)
-        add = Functor(ADD, filename="<louvain add>", **counts)
-        inside = Functor(INSIDE, filename="<louvain inside>", c=self.c, weight=weight)
-        squared = Functor(SQUARED, filename="<louvain squared>", total=self.total)
-
-        def measure():
-            neighbor_reduce(graph, inside, out=self.inside)
-            reduce_vertices(graph, self.inside, out=self.sums[0:1])
-            reduce_vertices(graph, squared, out=self.sums[1:2])
 
         def sweep():
-            for step in (undo, add):
+            for step in (undo, modularity.add):
                 transform(n, step)
             groups.fill()
-            for step in (pick, move, add):
+            for step in (pick, move, modularity.add):
                 transform(n, step)
-            measure()
-        self.measure = lambda: (transform(n, undo), transform(n, add), measure())
-        graph.vertex_partition()
-        self.start_loop(graph, sweep, Functor(BETTER, filename="<louvain better>", sums=self.sums,
-                                                     settings=self.settings, quality=self.quality, sweep=self.sweep))
+            modularity.measure()
+        self.measure = lambda: (transform(n, undo), transform(n, modularity.add), modularity.measure())
+        self.start_loop(graph, sweep, Functor(BETTER, filename="<louvain better>", sums=modularity.sums,
+                                              settings=modularity.settings, quality=self.quality, sweep=self.sweep))
 
     def run(self, loop):
         """The sweeps: (modularity before, after, sweeps); c holds the communities."""
         self.measure()
-        two_m = 2 * float(self.settings[0])
-        start = float(self.sums[0]) / two_m - float(self.settings[1]) * float(self.sums[1]) / two_m**2
+        start = self.modularity.wait_value()
         self.quality[...] = self.graph.xp.asarray(numpy.array([start, 0, 0, 0.5]))
         sweeps, _ = self.run_loop(loop, MAX_SWEEPS)
         if int(self.quality[1]):
@@ -197,7 +179,6 @@ APP = App(
              Option("threshold", float, 1e-7, "levels stop when one gains no more modularity (default 1e-7)",
                     NON_NEGATIVE),
              Option("seed", int, 0, "draws which vertices move in each sweep (default 0)", SEED_WORD)),
-    needs="undirected",
     bench=(BenchCase("louvain", "community", (
         System("networkx (CPU)", "cpu", lambda i, trace=None: alt.louvain_networkx(i.networkx),
                skip=alt.too_big(2_000_000, "networkx")),), reference="networkx (CPU)",

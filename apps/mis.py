@@ -11,8 +11,7 @@ loop on the device."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr.arguments import check_undirected
-from minigr.catalog import SEED_WORD, App, BenchCase, Option, System
+from minigr.catalog import SEED_WORD, App, BenchCase, Option, System, needs
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.frontier import Frontier
 from minigr.generators import SPLITMIX, seed_word
@@ -39,6 +38,7 @@ DECIDE = """bool cond(int v, int iteration) const {
 }"""
 
 
+@needs(undirected="a maximal independent set")
 def mis(graph, *, seed=0, loop="device"):
     """A maximal independent set of an undirected graph (self-loops ignored), by Luby's
     algorithm with priorities drawn from the seed.
@@ -61,7 +61,6 @@ def mis(graph, *, seed=0, loop="device"):
     >>> result.in_set.tolist(), result.size
     ([1, 0, 1, 0, 1], 3)
     """
-    check_undirected(graph, "a maximal independent set")
     seed = seed_word(seed)
     n = graph.num_vertices
     if n == 0:
@@ -125,7 +124,6 @@ APP = App(
     lambda graph, source, values, options: check_mis(graph, values["in_set"]),
     options=(Option("seed", int, 0, "draws the random priorities: the same seed, the same set (default 0)",
                     SEED_WORD),),
-    needs="undirected",
     bench=(BenchCase("mis", "in_set", (
         System("CuPy composed Luby (scatter_max)", "gpu", lambda i, trace=None: alt.mis_cupy(
             i.graph.row_offsets, i.graph.col_indices)),

@@ -13,8 +13,7 @@ without; self-loops never join a forest; of duplicate edges the lightest can."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr.arguments import check_undirected
-from minigr.catalog import App, BenchCase, System
+from minigr.catalog import App, BenchCase, System, needs
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import neighbor_reduce
 from minigr.transforms import Functor, transform
@@ -22,7 +21,7 @@ from minigr.transforms.errors import MinigrError
 
 from ._mst_references import check_mst
 
-NONE = 2**63 - 1  # no edge: the min's identity
+NONE = numpy.int64(2**63 - 1)  # no edge: the min's identity
 # The edge's key: its weight's bits in signed order above its shared id (below 2^32); NONE inside a component.
 LIGHTEST = """long long operator()(int v, int u, long long e) const {
     if (component[u] == component[v]) return none;
@@ -53,6 +52,7 @@ NEXT_ROUND = "bool operator()() const { const bool any = hooked[0]; hooked[0] = 
 START = "void operator()(long long v) const { component[v] = parent[v] = (int)v; owned[v] = -1; best[v] = none; }"
 
 
+@needs(undirected="a minimum spanning forest")
 def mst(graph):
     """A minimum spanning forest of an undirected graph (a minimum spanning tree of every
     component), weighted as networkx's ``minimum_spanning_edges`` weighs edges: by their
@@ -74,7 +74,6 @@ def mst(graph):
     >>> forest.total_weight, forest.num_edges
     (6.0, 3)
     """
-    check_undirected(graph, "a minimum spanning forest")
     if graph.num_edges >= 2**32:
         raise MinigrError(f"mst takes graphs of fewer than 2^32 stored edges; this one has {graph.num_edges}")
     if graph.weights is not None and graph.num_edges and bool(graph.xp.isnan(graph.weights).any()):
@@ -106,12 +105,11 @@ class MST(Problem):
         self.component, self.parent = xp.empty(n, dtype=numpy.int32), xp.empty(n, dtype=numpy.int32)
         self.lightest, self.best, self.owned = (xp.empty(n, dtype=numpy.int64) for _ in range(3))
         self.hooked = xp.zeros(1, dtype=numpy.int32)
-        sets = dict(component=self.component, parent=self.parent, best=self.best, owned=self.owned,
-                    none=numpy.int64(NONE))
+        sets = dict(component=self.component, parent=self.parent, best=self.best, owned=self.owned, none=NONE)
         self.start = Functor(START, filename="<mst start>", **sets)
         weights = graph.weights if graph.weights is not None else xp.zeros(1, dtype=numpy.float32)
         lightest = Functor(LIGHTEST, filename="<mst lightest>", component=self.component, shared=self.shared,
-                           weights=weights, weighted=graph.weights is not None, none=numpy.int64(NONE))
+                           weights=weights, weighted=graph.weights is not None, none=NONE)
         to_component = Functor(TO_COMPONENT, filename="<mst to component>", lightest=self.lightest, **sets)
         hook = Functor(HOOK, filename="<mst hook>", hooked=self.hooked, sources=self.sources,
                        col_indices=graph.col_indices, **sets)
@@ -121,8 +119,7 @@ class MST(Problem):
             neighbor_reduce(graph, lightest, out=self.lightest, reduce="min")
             for step in (to_component, hook, compress):
                 transform(graph.num_vertices, step)
-        self.start_loop(graph, boruvka_round, Functor(NEXT_ROUND, filename="<mst next round>",
-                                                            hooked=self.hooked))
+        self.start_loop(graph, boruvka_round, Functor(NEXT_ROUND, filename="<mst next round>", hooked=self.hooked))
 
     def forest(self):
         """Runs Borůvka's rounds: owned[v] becomes the edge v's component hooked by, or -1. Returns the rounds."""
@@ -133,7 +130,6 @@ class MST(Problem):
 APP = App(
     "mst", mst, "minimum spanning forest (Borůvka): a lightest tree spanning each component", ("src", "dst", "weight"),
     lambda graph, source, values, options: check_mst(graph, values["src"], values["dst"], values["weight"]),
-    needs="undirected",
     bench=(BenchCase("mst", "total_weight", (  # against SciPy's minimum_spanning_tree and networkx's Kruskal
         System("SciPy csgraph (CPU)", "cpu", lambda i, trace=None: alt.mst_scipy(i.scipy)),
         System("networkx Kruskal (CPU)", "cpu", lambda i, trace=None: alt.mst_networkx(i.networkx),

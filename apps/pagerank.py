@@ -11,8 +11,8 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.arguments import check_weights, distribution
-from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System
+from minigr.arguments import distribution
+from minigr.catalog import ITERATIONS, POSITIVE, App, BenchCase, Option, System, needs
 from minigr.enactor import Result, Start, problem
 from minigr.graph import to_host
 from minigr.operators import Pull, neighbor_reduce
@@ -57,6 +57,7 @@ START_RANK = """
         share[v] = start * inverse_out[v];"""
 
 
+@needs(weighted="weighted PageRank")
 def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, personalization=None, nstart=None,
              dangling=None, dtype=numpy.float64, loop="device"):
     """PageRank by power iteration, as networkx's ``pagerank`` computes it.
@@ -94,8 +95,6 @@ def pagerank(graph, *, damping=0.85, tol=1e-6, max_iter=100, weighted=False, per
     [0.333, 0.333, 0.333]
     """
     dtype = check_settings(damping, tol, max_iter, dtype)
-    if weighted:
-        check_weights(graph, "weighted PageRank")
     vectors = {name: distribution(graph, name, value) for name, value in
                (("personalization", personalization), ("nstart", nstart), ("dangling", dangling))}
     if graph.num_vertices == 0:

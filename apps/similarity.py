@@ -12,8 +12,7 @@ coefficients."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr.arguments import check_undirected
-from minigr.catalog import PAIRS, App, BenchCase, Option, System, vertex_pairs
+from minigr.catalog import PAIRS, App, BenchCase, Option, System, needs, vertex_pairs
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.operators import intersect_neighbors
 from minigr.transforms import Functor, transform
@@ -29,6 +28,7 @@ COEFFICIENTS = """void operator()(long long p) const {
 }"""
 
 
+@needs(undirected="similarity")
 def similarity(graph, *, pairs=None):
     """Jaccard and overlap similarity of pairs of vertices of an undirected graph.
 
@@ -50,7 +50,6 @@ def similarity(graph, *, pairs=None):
     >>> result.jaccard.tolist(), result.overlap.tolist()
     ([1.0, 0.0], [1.0, 0.0])
     """
-    check_undirected(graph, "similarity")
     first, second = pair_arrays(graph, pairs)
     run = problem(graph, ("similarity",), lambda: Similarity(graph))
     with Timer(graph.device) as timer:
@@ -92,7 +91,7 @@ APP = App(
     "similarity", similarity, "Jaccard and overlap similarity of every edge, or of given vertex pairs",
     ("first", "second", "jaccard", "overlap"), lambda graph, source, values, options: check_similarity(graph, values),
     options=(Option("pairs", vertex_pairs, None, "the pairs, as 0-1,2-7 (default every edge)", PAIRS),),
-    needs="undirected", rows="edge",
+    rows="edge",
     bench=(BenchCase("similarity of every edge", "jaccard", (
         System("cuGraph", "gpu", lambda i, trace=None: cugraph_jaccard(i), skip=alt.no_cugraph),
         System("networkx (CPU)", "cpu", lambda i, trace=None: networkx_jaccard(i.graph),

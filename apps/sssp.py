@@ -13,9 +13,9 @@ import numpy
 
 from minigr import alternatives as alt
 from minigr import validate
-from minigr.arguments import check_source, weight_summary
-from minigr.catalog import App, BenchCase, Option, PositiveOrWords, System
-from minigr.enactor import Problem, Result, Start, Timer, count_later, loop_mode, problem, wait_reached_edges
+from minigr.arguments import weight_summary
+from minigr.catalog import App, BenchCase, Option, PositiveOrWords, System, needs
+from minigr.enactor import Problem, Result, Start, Timer, loop_mode, problem, reached_edges_later
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, Buckets, Relax, advance, smallest_in_neighbour
 from minigr.transforms import Functor, copied
@@ -54,6 +54,7 @@ START_BUCKETS = """
 START_DISTANCE = "dist[v] = v == root ? 0.0f : minigr::bit_cast<float>(0x7f800000);"
 
 
+@needs(weights="SSSP")
 def sssp(graph, source, *, delta="auto", loop="auto"):
     """Single-source shortest paths over non-negative edge weights.
 
@@ -81,7 +82,6 @@ def sssp(graph, source, *, delta="auto", loop="auto"):
     >>> result.distance.tolist(), result.parent.tolist()
     ([0.0, 1.0, 2.0], [0, 0, 1])
     """
-    source = check_source(graph, source)
     run = problem(graph, ("sssp",), lambda: SSSP(graph))
     mode = loop_mode(graph, loop, relaxes=True, last=run.last_iterations)
     width, adapt = bucket_delta(delta, run.largest, graph.num_vertices, graph.num_edges), False
@@ -111,9 +111,8 @@ def settle(run, graph, source, delta, loop, adapt=False):
         iterations, exhausted = wait()
     if exhausted:
         raise MinigrError(f"internal error: SSSP did not settle in {iterations} iterations")
-    owned = run.owned
-    return Result({"distance": distance, "parent": parent[:owned]}, iterations, timer.ms,
-                  count_later(run.graph, lambda: wait_reached_edges(run.graph, distance, numpy.inf, owned)))
+    return Result({"distance": distance, "parent": parent[:run.owned]}, iterations, timer.ms,
+                  reached_edges_later(run.graph, distance, numpy.inf, run.owned))
 
 
 class SSSP(Problem):
@@ -210,7 +209,7 @@ APP = App(
     "sssp", sssp, "single-source shortest paths: distance and parent of every vertex", ("distance", "parent"),
     lambda graph, source, values, options: validate.check_sssp(graph, source, values["distance"], values["parent"]),
     options=(DELTA,),
-    needs="weights", variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
+    variants=({"delta": None}, {"delta": 16.0}, {"delta": "auto"}), partitioned="_sssp_parts",
     persistent=True, relaxes=True,
     bench=(BenchCase("sssp", "distance", ALTERNATIVES, "SciPy csgraph Dijkstra (CPU)", alt.close,
                      traced=lambda inputs, trace: alt.push_levels(inputs, trace, RELAX_SPLIT, relax=True)),))

@@ -13,8 +13,7 @@ edges then adds each edge's shares to its two ends."""
 import numpy
 
 from minigr import alternatives as alt
-from minigr.arguments import check_undirected
-from minigr.catalog import App, BenchCase, System
+from minigr.catalog import App, BenchCase, System, needs
 from minigr.enactor import Problem, Result, Timer, problem
 from minigr.graph import Graph
 from minigr.operators import AdvanceFunctor, advance, intersect_neighbors
@@ -38,6 +37,7 @@ SPREAD = dict(cond="""
     return false;""")
 
 
+@needs(undirected="triangles")
 def triangles(graph):
     """Triangles through every vertex of an undirected graph, as networkx's ``triangles``
     counts them.
@@ -55,7 +55,6 @@ def triangles(graph):
     >>> result.triangles.tolist(), result.total
     ([3, 3, 3, 3], 4)
     """
-    check_undirected(graph, "triangles")
     run = problem(graph, ("triangles", False), lambda: Triangles(graph, weighted=False))
     with Timer(graph.device) as timer:
         run.count()
@@ -125,7 +124,6 @@ BEST_SPGEMM = "CuPy SpGEMM U*(U@U), degree order, row chunks"
 APP = App(
     "triangles", triangles, "triangle counting: the triangles through every vertex, and their total",
     ("triangles",), lambda graph, source, values, options: check_triangles(graph, values["triangles"]),
-    needs="undirected",
     bench=(BenchCase("triangles", "total", (
         System("CuPy SpGEMM sum(L*(L@L)), id order", "gpu",
                lambda i, trace=None: lower_triangle_total(cupy_matrix(i)), skip=lower_triangle_products),

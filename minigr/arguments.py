@@ -42,12 +42,17 @@ def check_no_self_loops(self_loops, what):
                           "drop them with remove_self_loops=True (--remove-self-loops)")
 
 
-def check_weights(graph, what):
-    """A MinigrError unless the graph has edge weights, none negative (what: who needs
-    them); else the lowest weight as a float (None without edges)."""
+def check_has_weights(graph, what):
+    """A MinigrError unless the graph has edge weights (what: who needs them), whatever their values."""
     if graph.weights is None:
         raise MinigrError(f"{what} needs edge weights and the graph has none: load a weighted file, "
                           "or pass weights='random' (--weights random)")
+
+
+def check_weights(graph, what):
+    """A MinigrError unless the graph has edge weights, none negative (what: who needs
+    them); else the lowest weight as a float (None without edges)."""
+    check_has_weights(graph, what)
     lowest = float(graph.weights.min()) if graph.num_edges else None
     if lowest is not None and lowest < 0:
         raise MinigrError(f"{what} needs non-negative weights; this graph has negative ones")
@@ -107,5 +112,5 @@ def _dense(name, values, n):
     return array
 
 
-__all__ = ["check_no_self_loops", "check_source", "check_undirected", "check_weights", "distribution", "per_vertex",
-           "weight_summary"]
+__all__ = ["check_has_weights", "check_no_self_loops", "check_source", "check_undirected", "check_weights",
+           "distribution", "per_vertex", "weight_summary"]

@@ -8,12 +8,14 @@ adding a primitive touches its own file and its tests, nothing else."""
 import argparse
 import collections
 import dataclasses
+import functools
 import inspect
 import math
 import numbers
 
 import numpy
 
+from .arguments import check_has_weights, check_no_self_loops, check_source, check_undirected, check_weights
 from .generators import SEEDS
 from .graph import check_flags
 from .transforms.errors import MinigrError
@@ -148,6 +150,70 @@ class Option:
         return value.item() if isinstance(value, numpy.generic) else value
 
 
+def needs(*, undirected=None, no_self_loops=None, weights=None, weighted=None):
+    """What a primitive needs of its graph, declared on its function: every call is checked
+    before any work (minigr.<name>, the CLI, doctor, the bench and a direct call alike),
+    and its catalog record reads them (App.needs). Each value names, in the refusal, what
+    needs it. A function that takes a `source` gets it checked first (check_source) and
+    called with the vertex id as an int.
+
+    Parameters
+    ----------
+    undirected : str, optional
+        An undirected graph (who needs it: "coloring").
+    no_self_loops : str, optional
+        No self-loops (what is not defined with them, with its verb: "core numbers are").
+    weights : str, optional
+        Edge weights (who needs them: "SSSP"); only whether the graph has them is checked
+        on each call: a primitive that needs their values non-negative checks them itself,
+        once per graph (minigr.arguments.weight_summary).
+    weighted : str, optional
+        Non-negative edge weights where the call passes ``weighted=True`` (who needs them:
+        "weighted PageRank").
+
+    Returns
+    -------
+    callable
+        The decorator: the function, its arguments checked before it runs (the source,
+        then undirected, self-loops, weights), with its needs as ``.needs``: {need: what}.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> from minigr.catalog import needs
+    >>> @needs(undirected="counting")
+    ... def count(graph):
+    ...     return graph.num_edges
+    >>> count.needs
+    {'undirected': 'counting'}
+    >>> count(minigr.Graph.from_edges([0], [1]))
+    Traceback (most recent call last):
+    ...
+    minigr.transforms.errors.MinigrError: counting needs an undirected graph; symmetrize it first (--symmetrize)
+    """
+    declared = dict(undirected=undirected, no_self_loops=no_self_loops, weights=weights, weighted=weighted)
+
+    def checked(run):
+        sourced = "source" in inspect.signature(run).parameters
+
+        @functools.wraps(run)
+        def primitive(graph, *args, **options):
+            if sourced and (args or "source" in options):  # as run(graph, source) takes it
+                args = (check_source(graph, args[0] if args else options.pop("source")), *args[1:])
+            if undirected:
+                check_undirected(graph, undirected)
+            if no_self_loops:
+                check_no_self_loops(graph.has_self_loops(), no_self_loops)
+            if weights:
+                check_has_weights(graph, weights)
+            if weighted and options.get("weighted"):
+                check_weights(graph, weighted)
+            return run(graph, *args, **options)
+        primitive.needs = {need: what for need, what in declared.items() if what}
+        return primitive
+    return checked
+
+
 @dataclasses.dataclass(frozen=True)
 class BenchCase:
     """A group of bench rows: minigr (with options) and its alternatives on
@@ -173,13 +239,13 @@ class BenchCase:
 class App:
     """A primitive: run(graph, [source,] **options) -> enactor.Result; run's
     docstring (numpydoc) documents its own parameters, Returns and Examples, and
-    minigr.primitives adds graph, loop, device and the build options.
+    minigr.primitives adds graph, loop, device and the build options; what it
+    needs of the graph it declares with `needs` (App.needs reads it).
     columns: the result arrays --output writes, in order. check(graph, source,
     values, options) -> "ok" or "FAILED: ...", an independent CPU reference.
-    needs: "weights" or "undirected", what the graph must have. rows:
-    "vertex" (each column holds a value per vertex; --output puts the vertex
-    first) or "edge" (a row per edge or pair, columns naming its ends among
-    them). variants: option sets doctor runs once each on its sample graphs.
+    rows: "vertex" (each column holds a value per vertex; --output puts the
+    vertex first) or "edge" (a row per edge or pair, columns naming its ends
+    among them). variants: option sets doctor runs once each on its sample graphs.
     bench: BenchCases.
     partitioned: the private module of minigr.apps holding its form on a
     graph split over ranks (see minigr.apps.on_parts); "" where it has none."""
@@ -189,13 +255,18 @@ class App:
     columns: tuple
     check: callable
     options: tuple = ()
-    needs: str = ""
     rows: str = "vertex"
     variants: tuple = ({},)
     bench: tuple = ()
     partitioned: str = ""
     persistent: bool = False  # it takes loop="persistent" (one persistent kernel) and "auto", its default
     relaxes: bool = False  # it has loop="async", label correcting without levels (minigr.operators.Relax)
+
+    @property
+    def needs(self):
+        """What the graph must have, as run declares it (see `needs`): {need: who needs it},
+        needs among "undirected", "no_self_loops", "weights" and "weighted"."""
+        return getattr(self.run, "needs", {})
 
     @property
     def sourced(self):

@@ -180,7 +180,7 @@ def _run_on_gpus(app, options, args):
                   remove_duplicates=args.remove_duplicates, weights=args.weights, weight_seed=args.weight_seed,
                   cache=args.cache)
     load_options = {key: value for key, value in chosen.items() if value != LOAD_DEFAULTS[key]}
-    if app.needs == "weights" and args.weights != "random" and io.specs.is_spec(args.graph):
+    if "weights" in app.needs and args.weights != "random" and io.specs.is_spec(args.graph):
         raise MinigrError(f"{app.name} needs edge weights and {args.graph} has none; pass --weights random")
     results = multi.run_gpus(args.graph, args.gpus, app.name, *([args.source] if app.sourced else []),
                              runs=args.runs, load_options=load_options, reorder=args.reorder, **options)
@@ -224,10 +224,10 @@ def _checked_input(app, options, args):
     graph = io.load(args.graph, directed=args.directed, symmetrize=args.symmetrize,
                     remove_self_loops=args.remove_self_loops, remove_duplicates=args.remove_duplicates,
                     weights=args.weights, weight_seed=args.weight_seed, cache=args.cache, device=device)
-    if app.needs == "weights" and graph.weights is None:
+    if "weights" in app.needs and graph.weights is None:
         raise MinigrError(f"{app.name} needs edge weights and {args.graph} has none; pass --weights random "
                           "(integers 1..64) or give a weighted file")
-    if app.needs == "undirected" and graph.directed:
+    if "undirected" in app.needs and graph.directed:
         raise MinigrError(f"{app.name} needs an undirected graph and {args.graph} is directed; pass --symmetrize "
                           "to add the reverse edges (or --undirected if its edges are symmetric already)")
     return graph, _source(graph, args) if app.sourced else None, complaint

@@ -94,7 +94,7 @@ def primitive_samples(stage=lambda text: None):
         graph = load(spec, weights="random", device="cpu", **options)
         source = int(graph.out_degrees().argmax())
         for app in apps.records().values():
-            if app.needs == "undirected" and graph.directed:
+            if "undirected" in app.needs and graph.directed:
                 continue
             arguments = [source] if app.sourced else []
             stage(f"{app.name} on {spec}")

@@ -56,15 +56,6 @@ class Result:
                                    edges=self.edges_visited)
 
 
-def count_later(graph, count):
-    """A Result's edges to count when first asked (see Result.edges_visited):
-    count() run on the graph's GPU, which by then may not be the current one."""
-    def on_its_gpu():
-        with graph.on_its_gpu():
-            return count()
-    return on_its_gpu
-
-
 _REACHED_EDGES = """long long operator()(long long v) const {
     return label[v] != unreached ? row_offsets[v + 1] - row_offsets[v] : 0;
 }"""
@@ -103,6 +94,36 @@ def wait_reached_edges(graph, label, unreached, vertices=None):
     count = Functor(_REACHED_EDGES, filename="<reached edges>", label=label, unreached=label.dtype.type(unreached),
                     row_offsets=graph.row_offsets)
     return scan_transform(graph.num_vertices if vertices is None else vertices, count)[1]
+
+
+def reached_edges_later(graph, label, unreached, vertices=None):
+    """A traversal's Result's edges, counted when first asked (see Result.edges_visited), so
+    that its run returns without waiting for them.
+
+    Parameters
+    ----------
+    graph, label, unreached, vertices
+        As `wait_reached_edges` takes them; the count runs on the graph's GPU, which by
+        then may not be the current one.
+
+    Returns
+    -------
+    callable
+        ``count()``: `wait_reached_edges`'s count; waits for it.
+
+    Examples
+    --------
+    >>> import minigr
+    >>> from minigr.enactor import Result, reached_edges_later
+    >>> graph = minigr.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 0])
+    >>> depth = graph.xp.asarray([0, 1, -1], dtype="int32")
+    >>> Result({"depth": depth}, 2, 0.0, reached_edges_later(graph, depth, -1)).edges_visited
+    3
+    """
+    def on_its_gpu():
+        with graph.on_its_gpu():
+            return wait_reached_edges(graph, label, unreached, vertices)
+    return on_its_gpu
 
 
 _spare_events = threading.local()  # .pairs: {GPU id: [(start, stop) CUDA events a Timer may take]}
@@ -341,4 +362,5 @@ def problem(graph, key, make):
     return found
 
 
-__all__ = ["Loop", "Problem", "Result", "Start", "Timer", "count_later", "loop_mode", "problem", "wait_reached_edges"]
+__all__ = ["Loop", "Problem", "Result", "Start", "Timer", "loop_mode", "problem", "reached_edges_later",
+           "wait_reached_edges"]

@@ -308,13 +308,13 @@ def test_bfs_both_pushes_and_pulls(monkeypatch, operator):
     levels and pulls others (Beamer's choice): fails if the choice were forced
     either way. CPU host loop: each level's operator counts are read as it runs."""
     from minigr import load
-    from minigr.apps import bfs as bfs_module
-    real, used = getattr(bfs_module, operator), []
+    from minigr.operators import push_pull  # BFS's levels (PushPull)
+    real, used = getattr(push_pull, operator), []
 
     def counting(*args, count, **kwargs):
         used.append(count.wait_value())
         return real(*args, count=count, **kwargs)
-    monkeypatch.setattr(bfs_module, operator, counting)
+    monkeypatch.setattr(push_pull, operator, counting)
     graph = load("kron:scale=12,edge_factor=16,seed=1", device="cpu")
     source = int(numpy.argmax(to_host(graph.out_degrees())))
     result = bfs(graph, source, loop="host")

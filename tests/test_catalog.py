@@ -33,7 +33,7 @@ def test_record_matches_its_app(name):
         assert option.check(option.default) == option.default
     for variant in app.variants:
         assert set(variant) <= keywords
-    assert app.needs in ("", "weights", "undirected")
+    assert set(app.needs) <= {"undirected", "no_self_loops", "weights", "weighted"}
     assert app.columns and app.run.__doc__ and app.help
 
 
@@ -69,6 +69,25 @@ def test_top_level_function_follows_the_record(name):
     for flag in [p.name for p in inspect.signature(app.run).parameters.values() if isinstance(p.default, bool)]:
         with pytest.raises(MinigrError, match=f"^{flag} must be True or False, got 'no'$"):
             function("grid:scale=4", *([0] if app.sourced else []), device="cpu", **{flag: "no"})
+
+
+def test_needs_are_checked_on_every_call():
+    """What a primitive needs (catalog.needs) refuses a graph on a direct call as through
+    minigr.<name>, and its record reads it; a source is checked by position or keyword."""
+    from minigr.apps.bfs import bfs
+    path = minigr.Graph.from_edges([0, 1], [1, 2], device="cpu")
+    assert apps.record("ktruss").needs == {"undirected": "ktruss", "no_self_loops": "the k-truss is"}
+    assert apps.record("wcc").needs == {} and apps.record("sssp").needs == {"weights": "SSSP"}
+    for call in (lambda: bfs(path, 3), lambda: bfs(path, source=3), lambda: minigr.bfs(path, 3)):
+        with pytest.raises(MinigrError, match="source 3 is out of range"):
+            call()
+    assert bfs(path, source=numpy.int64(1)).depth.tolist() == [-1, 0, 1]
+    for source, refusal in ((3, "source 3 is out of range"), (0, "SSSP needs edge weights")):  # the source first
+        with pytest.raises(MinigrError, match=refusal):
+            apps.record("sssp").run(path, source)
+    for name in ("pagerank", "louvain"):
+        with pytest.raises(MinigrError, match="needs edge weights" if name == "pagerank" else "undirected"):
+            apps.record(name).run(path, weighted=True)
 
 
 def test_option_checks():

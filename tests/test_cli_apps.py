@@ -14,7 +14,7 @@ GRAPH = "kron:scale=6"
 RUN = ["--device", "cpu", "--validate"]
 KEYS = ["graph", "primitive", "vertices", "edges", "source", "ms", "MTEPS", "iterations",
         "validation", "device"]
-PRIMITIVES = {name: ["--weights", "random"] if apps.record(name).needs == "weights" else []  # name -> its arguments
+PRIMITIVES = {name: ["--weights", "random"] if "weights" in apps.record(name).needs else []  # name -> its arguments
               for name in apps.names()}
 PRIMITIVES["katz"] = ["--alpha", "0.01"]  # networkx's default 0.1 diverges on GRAPH
 

@@ -10,6 +10,9 @@ import pytest
 
 from minigr import Graph, MinigrError, validate
 from minigr.apps.louvain import louvain
+from minigr.contract import contract
+from minigr.modularity import Modularity
+from minigr.transforms import transform
 
 from conftest import to_host
 from graphs import nasty_graphs, random_graphs
@@ -122,6 +125,22 @@ def test_modularity_reference_is_networkx(name):
     for resolution in (1.0, 0.3):
         assert validate.modularity(graph, community, resolution, weighted) == pytest.approx(
             networkx_modularity(g, community, "weight" if weighted else None, resolution), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["disconnected_loops_duplicates", "karate", "les miserables"])
+def test_modularity_on_the_device(device, name):
+    """minigr.modularity.Modularity (Louvain's sweeps measure with it) is validate.modularity,
+    on the graph as contract makes it (float64 weights) and after the labels change."""
+    graph, weighted, _ = standard(device)[name]
+    level = contract(graph, graph.xp.arange(graph.num_vertices), weighted)[0]
+    labels = graph.xp.asarray(numpy.random.default_rng(1).integers(0, 4, graph.num_vertices), dtype=numpy.int32)
+    modularity = Modularity(level, labels, 0.3)
+    for _ in range(2):
+        modularity.total.fill(0)
+        transform(graph.num_vertices, modularity.add)
+        modularity.measure()
+        assert modularity.wait_value() == pytest.approx(validate.modularity(graph, labels, 0.3, weighted), abs=1e-12)
+        labels[:] = labels[::-1].copy()
 
 
 def test_check_catches_poor_partitions():
