@@ -68,5 +68,6 @@ APP = App(
                         Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx"),
                         Option("endpoints", bool, False, "count a path's ends as on it, as networkx")),
     variants=({"k": 8}, {"k": 8, "endpoints": True, "normalized": False}),
+    persistent=True,
     bench=(BenchCase("betweenness 64 sources", "betweenness", references.alternatives("betweenness", {"k": 64}),
                      references.REFERENCE, references.close, options={"k": 64}),))

@@ -62,6 +62,7 @@ APP = App(
     lambda graph, source, values, options: references.check(graph, values, options, edges=True), rows="edge",
     options=SAMPLING + (Option("normalized", bool, True, "divide by the (source, target) pairs, as networkx"),),
     variants=({"k": 8},),
+    persistent=True,
     bench=(BenchCase("edge_betweenness 64 sources", "edge_betweenness",
                      references.alternatives("edge_betweenness", {"k": 64}), references.REFERENCE, references.close,
                      options={"k": 64}),))

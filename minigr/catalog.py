@@ -259,7 +259,7 @@ class App:
     variants: tuple = ({},)
     bench: tuple = ()
     partitioned: str = ""
-    persistent: bool = False  # it takes loop="persistent" (one persistent kernel) and "auto", its default
+    persistent: bool = False  # it takes loop="persistent" (one persistent kernel) and "auto"
     relaxes: bool = False  # it has loop="async", label correcting without levels (minigr.operators.Relax)
 
     @property
@@ -278,6 +278,13 @@ class App:
         """Whether run takes loop="device"|"host" (it iterates)."""
         return "loop" in inspect.signature(self.run).parameters
 
+    @property
+    def loop_modes(self):
+        """The loop= values run takes (where it loops): "device" and "host"; "persistent" and
+        "auto" where its loop body runs as one persistent kernel on every graph (others' bodies
+        launch kernels that need a grid of their own); "async" where it relaxes."""
+        return ("device", "host") + ("persistent", "auto") * self.persistent + ("async",) * self.relaxes
+
     def check_options(self, options, cli=False):
         """The options checked (type and limits), before any work, as Option.check returns them;
         names as --flags for the CLI. run's other keywords with a True or False default (weighted,
@@ -288,5 +295,8 @@ class App:
                 checked[option.name] = option.check(options[option.name], option.flag if cli else None)
         check_flags(**{p.name: options[p.name] for p in inspect.signature(self.run).parameters.values()
                        if isinstance(p.default, bool) and p.name in options})
+        loop = options.get("loop", "device")
+        if self.loops and not (isinstance(loop, str) and loop in self.loop_modes):
+            raise MinigrError(f"{self.name}: loop must be one of {self.loop_modes}, got {loop!r}")
         return checked
 

@@ -136,7 +136,7 @@ def _docstring(record):
     summary, _, own = summary.partition("\nParameters\n----------\n")
     loop = ""
     if record.loops and not own.startswith("loop :") and "\nloop :" not in own:
-        modes = list(LOOP_MODES)[:4 if record.persistent else 2] + (["async"] if record.relaxes else [])
+        modes = record.loop_modes
         default = inspect.signature(record.run).parameters["loop"].default
         loop = "\n".join([f"loop : {{{', '.join(map(repr, modes))}}}, default {default!r}",
                           *(f"    {mode!r}: {LOOP_MODES[mode]}." for mode in modes)])

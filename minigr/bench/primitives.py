@@ -12,6 +12,7 @@ host (us per iteration shows what a level costs each way); its first call,
 which builds the device loop, is reported apart. Traversals also get one
 extra run timed level by level.
 """
+import inspect
 import time
 
 import numpy
@@ -34,9 +35,9 @@ def minigr_systems(app, case):
         return System(name, "gpu", run, traced=case.traced is not None)
     if not app.loops:
         return [system("minigr", None)]
-    modes = (("auto", "persistent", "device", "host") if app.persistent else ("device", "host")) + \
-        (("async",) if app.relaxes else ())
-    return [system("minigr", modes[0])] + [system(f"minigr, {mode} loop", mode) for mode in modes[1:]]
+    default = inspect.signature(app.run).parameters["loop"].default
+    return [system("minigr", default)] + [system(f"minigr, {mode} loop", mode) for mode in app.loop_modes
+                                          if mode != default]
 
 
 def cases():
