@@ -280,9 +280,11 @@ class App:
 
     @property
     def loop_modes(self):
-        """The loop= values run takes (where it loops): "device" and "host"; "persistent" and
-        "auto" where its loop body runs as one persistent kernel on every graph (others' bodies
-        launch kernels that need a grid of their own); "async" where it relaxes."""
+        """The loop= values run takes: none where it does not loop, else "device" and "host";
+        "persistent" and "auto" where its loop body runs as one persistent kernel on every graph
+        (others' bodies launch kernels that need a grid of their own); "async" where it relaxes."""
+        if not self.loops:
+            return ()
         return ("device", "host") + ("persistent", "auto") * self.persistent + ("async",) * self.relaxes
 
     def check_options(self, options, cli=False):

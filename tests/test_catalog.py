@@ -78,6 +78,7 @@ def test_a_loop_mode_an_app_does_not_name_is_refused():
     with pytest.raises(MinigrError, match=rf"^bfs: loop must be one of {modes}, got 'fast'$"):
         minigr.bfs(graph, 0, loop="fast")
     assert apps.record("betweenness").loop_modes == ("device", "host", "persistent", "auto")
+    assert apps.record("triangles").loop_modes == ()  # it does not loop: loop= is an unknown keyword
 
 
 @pytest.mark.parametrize("name", NAMES)
