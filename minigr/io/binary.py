@@ -4,9 +4,9 @@ Layout: PREFIX, then a JSON header (counts, directedness, what the file was buil
 row_offsets (int64), col_indices (int32) and weights (float32, when weighted), little-endian.
 The CRC-32 covers the header and the arrays, which are checked as a CSR when read (and, for a
 .mgr given to load, an undirected graph's edges as symmetric). Reading one is the fastest way to
-a graph: the arrays are read straight into place. A cache beside a text
-file is keyed to the SHA-256 of the text's bytes that were parsed and to the load options, and
-is read only when no one but this user could have written it."""
+a graph: the arrays are read straight into place. A cache beside a text file is keyed to the
+SHA-256 of the text's bytes that were parsed and to the load options, and is read only when no
+one but this user could have written it."""
 import hashlib
 import json
 import os
@@ -180,4 +180,3 @@ def _first_unsorted_row(row_offsets, col_indices):
     if not down.any():
         return None
     return int(np.searchsorted(row_offsets, int(np.flatnonzero(down)[0]) + 1, side="right")) - 1
-
