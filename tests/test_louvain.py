@@ -143,6 +143,20 @@ def test_modularity_on_the_device(device, name):
         labels[:] = labels[::-1].copy()
 
 
+def test_check_passes_results_within_networkxs_own_spread():
+    """On small graphs networkx's modularity varies with its seed by several percent: the check
+    measures minigr's against what networkx finds with one of several seeds (against seed 0's
+    alone, 8 of these 60 random graphs of 8-60 vertices failed, each inside networkx's spread)."""
+    rng = numpy.random.default_rng(0)
+    for _ in range(60):
+        n = int(rng.integers(8, 60))
+        m = int(rng.integers(n, 4 * n))
+        graph = Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), num_vertices=n, symmetrize=True,
+                                 device="cpu")
+        verdict = validate.check_louvain(graph, louvain(graph).community)
+        assert verdict.startswith("ok (modularity "), verdict
+
+
 def test_check_catches_poor_partitions():
     graph = standard("cpu")["planted partition"][0]
     community = louvain(graph).community
