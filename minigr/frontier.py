@@ -14,6 +14,7 @@ from .transforms.errors import MinigrError
 
 HEADER = Path(__file__).parent / "operators" / "kernels" / "frontier.h"
 FIELDS, HEAD, END, TAIL, SIZE, EDGES, NEXT_EDGES, NUMBER, OVERFLOW, LEVEL = 33, 0, 1, 16, 3, 4, 32, 6, 7, 8
+MAX_IDS = 2**31 - 1  # a frontier's ids are int32
 
 # The device view that operators and conditions capture (see frontier.h).
 _VIEW = """__device__ int vertex(long long i) const { return minigr::level_vertex(*this, i); }
@@ -65,6 +66,8 @@ class Frontier:
 
     def __init__(self, num_vertices, device=None, capacity=None, edges=False, levels=0):
         self.num_vertices = int(num_vertices)
+        if self.num_vertices > MAX_IDS:  # ktruss's frontier holds edge ids, which can pass int32
+            raise MinigrError(f"a frontier holds int32 ids, below {MAX_IDS + 1}; got {self.num_vertices} items")
         self.device = resolve_device(device)
         self.xp = array_module(self.device)
         self.capacity = max(1, 2 * self.num_vertices if capacity is None else int(capacity))

@@ -516,6 +516,13 @@ def test_unique_appends_hold_after_2_to_the_32_levels(device):
     assert frontier.wait_size() == 1
 
 
+def test_a_frontier_of_more_items_than_int32_ids_is_refused():
+    """Its ids are int32: ktruss's frontier of edge ids, on a graph of 2^31 edges or more, would
+    have wrapped them (refused before anything is allocated)."""
+    with pytest.raises(MinigrError, match=r"a frontier holds int32 ids, below 2147483648; got 2147483648 items"):
+        Frontier(2**31, "cpu")
+
+
 def test_an_overflowed_frontier_hands_out_no_level(device):
     """Appends past a full ring are counted but not stored: the next level is empty, not one
     of ids no one wrote, and reading its size or ids says the frontier overflowed."""
