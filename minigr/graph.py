@@ -386,7 +386,10 @@ class Graph:
         n = len(row_offsets) - 1
         weights = _weight_array(weights, len(col_indices), xp)
         rows = _edge_rows(xp, row_offsets.astype(np.int64, copy=False), len(col_indices))
-        unsorted = (col_indices[1:] < col_indices[:-1]) & (rows[1:] == rows[:-1])
+        same_row = rows[1:] == rows[:-1]
+        unsorted = (col_indices[1:] < col_indices[:-1]) & same_row
+        if weights is not None:  # an edge's copies by weight, the smallest first (as simple() keeps it)
+            unsorted |= (col_indices[1:] == col_indices[:-1]) & same_row & (weights[1:] < weights[:-1])
         if bool(unsorted.any()) or not directed:
             return cls._build(rows, col_indices, weights, n, directed=directed, device=device)
         return cls(row_offsets.astype(np.int64), col_indices.astype(np.int32), weights,

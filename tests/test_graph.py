@@ -145,6 +145,14 @@ def test_from_csr_sorts_columns_and_round_trips(seed):
     assert triples(shuffled) == triples(g)
 
 
+def test_from_csr_orders_an_edges_copies_by_weight():
+    """Copies of an edge given heaviest first are stored lightest first, as every other way in
+    builds them: simple() keeps an edge's first copy as its smallest weight (it kept 5.0 here)."""
+    g = Graph.from_csr([0, 3, 3], [1, 1, 1], [5.0, 2.0, 3.0], device="cpu")
+    assert g.weights.tolist() == [2.0, 3.0, 5.0]
+    assert g.simple()[0].weights.tolist() == [2.0]
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_reverse_is_the_scipy_transpose(seed):
     src, dst, w = random_edges(seed)

@@ -450,8 +450,8 @@ def test_save_and_load_binary(tmp_path, weighted):
     ([0, 1, 2, 3], [1, 2, 0], None, "edge 0 -> 1 has no 1 -> 0"),  # a cycle one way: every degree matches
     ([0, 1, 2, 3], [1, 0, 0], None, "edge 2 -> 0 has no 0 -> 2"),
     ([0, 1, 2, 2], [1, 0], [1.0, 2.0], "edge 0 -> 1 weighs 1.0 one way and 2.0 the other"),
-    # the k-th copy of an edge is the k-th copy's reverse (Graph.reverse_edges): mst would pair 1 with 5
-    ([0, 2, 4, 4], [1, 1, 0, 0], [1.0, 5.0, 5.0, 1.0], "edge 0 -> 1 weighs 1.0 one way and 5.0 the other"),
+    # the k-th copy of an edge is the k-th copy's reverse (Graph.reverse_edges): mst would pair 5 with 6
+    ([0, 2, 4, 4], [1, 1, 0, 0], [1.0, 5.0, 1.0, 6.0], "edge 0 -> 1 weighs 5.0 one way and 6.0 the other"),
 ])
 def test_a_binary_file_marked_undirected_has_each_edge_both_ways(tmp_path, offsets, columns, weights, why):
     """A .mgr anyone could have written, marked undirected but not symmetric, gave wrong answers
@@ -461,6 +461,16 @@ def test_a_binary_file_marked_undirected_has_each_edge_both_ways(tmp_path, offse
     io.save(Graph(np.asarray(offsets), np.asarray(columns, np.int32), weights, directed=False, device="cpu"),
             tmp_path / "g.mgr")
     with pytest.raises(MinigrError, match=rf"g.mgr: damaged binary graph \(marked undirected, but {why}\)"):
+        load(tmp_path / "g.mgr", device="cpu")
+
+
+def test_a_binary_file_lists_an_edges_copies_by_weight(tmp_path):
+    """minigr stores an edge's copies lightest first, and simple() keeps the first as the lightest
+    (it kept 5.0 here): a file listing them otherwise is refused, as one with columns out of order."""
+    io.save(Graph(np.asarray([0, 2, 2]), np.asarray([1, 1], np.int32), np.asarray([5.0, 2.0], np.float32),
+                  device="cpu"), tmp_path / "g.mgr")
+    with pytest.raises(MinigrError, match=r"g.mgr: damaged binary graph \(the columns of row 0 are not sorted, by "
+                                          r"column and an edge's copies by weight\)"):
         load(tmp_path / "g.mgr", device="cpu")
 
 

@@ -164,17 +164,21 @@ def _read_arrays(f, header, path):
         raise MinigrError(f"{path}: damaged binary graph ({exc})") from None
     if weighted and not np.isfinite(arrays[2]).all():
         raise MinigrError(f"{path}: damaged binary graph (weights that are not finite)")
-    row = _first_unsorted_row(*arrays[:2])
+    row = _first_unsorted_row(*arrays)
     if row is not None:
-        raise MinigrError(f"{path}: damaged binary graph (the columns of row {row} are not sorted)")
+        raise MinigrError(f"{path}: damaged binary graph (the columns of row {row} are not sorted, by column "
+                          "and an edge's copies by weight)")
     return Graph(*arrays, directed=header["directed"], device="cpu")
 
 
-def _first_unsorted_row(row_offsets, col_indices):
-    """The first row whose columns go down, or None: minigr writes them sorted, and the
-    intersections (triangles, similarity, ktruss) read them so; a file that says otherwise
-    would give wrong answers."""
+def _first_unsorted_row(row_offsets, col_indices, weights=None):
+    """The first row whose columns go down (or an edge's copies down in weight), or None: minigr
+    writes them sorted, and the intersections (triangles, similarity, ktruss) read them so, as
+    simple() takes an edge's first copy for its lightest; a file that says otherwise would give
+    wrong answers."""
     down = col_indices[1:] < col_indices[:-1]
+    if weights is not None:
+        down |= (col_indices[1:] == col_indices[:-1]) & (weights[1:] < weights[:-1])
     starts = row_offsets[1:-1]
     down[starts[(starts > 0) & (starts < len(col_indices))] - 1] = False  # a row's first column after the last row's
     if not down.any():
