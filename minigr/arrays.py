@@ -35,6 +35,9 @@ def from_any(obj, name):
     it is, a GPU array (__cuda_array_interface__, or __dlpack__ on a CUDA device) as CuPy, a
     host one (__dlpack__, __array__) or a sequence as NumPy; MinigrError for anything else."""
     module = type(obj).__module__
+    if isinstance(obj, np.ma.MaskedArray) and np.ma.is_masked(obj):  # its hidden entries would count
+        raise MinigrError(f"{name} is a masked array with masked entries, which minigr would read as values; "
+                          f"pass {name}.compressed() (or .filled(...)) instead")
     if isinstance(obj, np.ndarray) or module.startswith("cupy"):
         return obj
     try:

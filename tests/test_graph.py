@@ -372,6 +372,9 @@ def test_torch_tensors():
                                          r"cannot read; move it to the host or a CUDA GPU first$"),
     ([[0, 1], [2]], r"^src: cannot read it as an array \(ValueError"),
     (np.array([True, False]), r"^src must hold integers, got dtype bool$"),
+    # its masked entry became an edge 0 -> 0
+    (np.ma.masked_array([5, 0], mask=[False, True]), r"^src is a masked array with masked entries, which minigr "
+                                                      r"would read as values; pass src.compressed\(\)"),
 ])
 def test_wrong_array_types(value, message):
     with pytest.raises(MinigrError, match=message):
