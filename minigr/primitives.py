@@ -81,7 +81,7 @@ BUILD_OPTIONS = (_keywords(io.load) | _keywords(Graph.from_edges) | _keywords(Gr
 def _top_level(name):
     """minigr.<name>: the app of catalog record `name` on any graph (see the module docstring)."""
     record = apps.record(name)
-    parameters = list(inspect.signature(record.run).parameters.values())
+    parameters = list(record.parameters.values())
     own = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
 
     def primitive(graph, *args, device=None, **keywords):
@@ -137,7 +137,7 @@ def _docstring(record):
     loop = ""
     if record.loops and not own.startswith("loop :") and "\nloop :" not in own:
         modes = record.loop_modes
-        default = inspect.signature(record.run).parameters["loop"].default
+        default = record.parameters["loop"].default
         loop = "\n".join([f"loop : {{{', '.join(map(repr, modes))}}}, default {default!r}",
                           *(f"    {mode!r}: {LOOP_MODES[mode]}." for mode in modes)])
     parameters = [GRAPH, own.strip(), loop, DEVICE]

@@ -12,7 +12,6 @@ host (us per iteration shows what a level costs each way); its first call,
 which builds the device loop, is reported apart. Traversals also get one
 extra run timed level by level.
 """
-import inspect
 import time
 
 import numpy
@@ -35,7 +34,7 @@ def minigr_systems(app, case):
         return System(name, "gpu", run, traced=case.traced is not None)
     if not app.loops:
         return [system("minigr", None)]
-    default = inspect.signature(app.run).parameters["loop"].default
+    default = app.parameters["loop"].default
     return [system("minigr", default)] + [system(f"minigr, {mode} loop", mode) for mode in app.loop_modes
                                           if mode != default]
 
